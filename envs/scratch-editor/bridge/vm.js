@@ -1,0 +1,77 @@
+// Project and VM state: load, save, summarise, start/stop the VM's frame loop.
+(function () {
+  'use strict';
+  const SG = window.ScratchGym;
+
+  function base64ToBuffer (b64) {
+    const bin = atob(b64);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return bytes.buffer;
+  }
+
+  function firstSprite (vm) {
+    return vm.runtime.targets.find(t => !t.isStage && t.isOriginal) || vm.runtime.getTargetForStage();
+  }
+
+  function summary () {
+    const vm = SG.vm;
+    const targets = vm.runtime.targets.filter(t => t.isOriginal);
+    let blocks = 0;
+    let scripts = 0;
+    for (const t of targets) {
+      const all = Object.values(t.blocks._blocks);
+      blocks += all.filter(b => !b.shadow).length;
+      scripts += all.filter(b => b.topLevel && !b.shadow).length;
+    }
+    const editing = vm.editingTarget;
+    return {
+      blocks,
+      scripts,
+      targets: targets.map(t => t.getName()),
+      editing_target: editing ? editing.getName() : null,
+      running_threads: vm.runtime.threads.length
+    };
+  }
+  SG.summary = summary;
+
+  SG.register('project.load', async ({json, sb3_base64: sb3}) => {
+    const vm = SG.vm;
+    vm.stopAll();
+    const data = sb3 ? base64ToBuffer(sb3) : json;
+    try {
+      await vm.loadProject(data);
+    } catch (e) {
+      SG.fail('invalid_project', `the project could not be loaded: ${e && e.message ? e.message : e}`);
+    }
+    const sprite = firstSprite(vm);
+    if (sprite) vm.setEditingTarget(sprite.id);
+    vm.stopAll();
+    return summary();
+  });
+
+  SG.register('project.json', () => SG.vm.toJSON());
+  SG.register('project.summary', () => summary());
+
+  // The VM's frame loop: run it while the agent may be executing scripts, stop it when idle so that
+  // an idle page does not burn CPU. Blocks, drags and clicks do not need the loop to update the VM.
+  SG.register('vm.loop', ({running}) => {
+    const rt = SG.vm.runtime;
+    if (running) {
+      SG.vm.start();
+    } else if (rt.threads.length === 0 && rt._steppingInterval !== null) {
+      rt._step(); // one last frame: draw pending stage changes and emit target/monitor updates
+      SG.vm.quit();
+    }
+    return {running: rt._steppingInterval !== null, threads: rt.threads.length};
+  });
+
+  // Blocks of every original target, as the VM holds them (for tests and info).
+  SG.register('vm.blocks', ({target}) => {
+    const vm = SG.vm;
+    const t = target ? vm.runtime.getSpriteTargetByName(target) ||
+      (target === 'Stage' ? vm.runtime.getTargetForStage() : null) : vm.editingTarget;
+    if (!t) SG.fail('unknown_target', `no sprite or stage named ${JSON.stringify(target)}`);
+    return JSON.parse(JSON.stringify(t.blocks._blocks));
+  });
+}());

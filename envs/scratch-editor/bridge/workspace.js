@@ -1,0 +1,138 @@
+// The Blockly workspace: the fixed editor view, settle detection and block geometry.
+(function () {
+  'use strict';
+  const SG = window.ScratchGym;
+  const DEFAULT_SCALE = 0.675; // scratch-gui's startScale
+
+  function closeOverlays () {
+    const SB = SG.ScratchBlocks;
+    try { if (SB.hideChaff) SB.hideChaff(); } catch (e) { /* nothing open */ }
+    try { SB.DropDownDiv && SB.DropDownDiv.hideWithoutAnimation(); } catch (e) { /* none */ }
+    try { SB.WidgetDiv && SB.WidgetDiv.hide(); } catch (e) { /* none */ }
+    try { SB.ContextMenu && SB.ContextMenu.hide && SB.ContextMenu.hide(); } catch (e) { /* none */ }
+    const store = SG.state.store;
+    const menus = store.getState().scratchGui.menus;
+    for (const name of Object.keys(menus)) {
+      if (menus[name]) store.dispatch({type: 'scratch-gui/menus/CLOSE_MENU', menu: name});
+    }
+    const modals = store.getState().scratchGui.modals;
+    for (const name of Object.keys(modals)) {
+      if (modals[name]) store.dispatch({type: 'scratch-gui/modals/CLOSE_MODAL', modal: name});
+    }
+  }
+
+  // Code tab, Motion category with the flyout at its top, workspace at default scroll and zoom.
+  SG.register('view.reset', () => {
+    closeOverlays();
+    const store = SG.state.store;
+    if (store.getState().scratchGui.editorTab.activeTabIndex !== 0) {
+      store.dispatch({type: 'scratch-gui/navigation/ACTIVATE_TAB', activeTabIndex: 0});
+    }
+    const ws = SG.workspace();
+    const flyout = ws.getFlyout();
+    if (flyout.scrollAnimationFraction !== undefined) flyout.scrollTarget = null;
+    flyout.scrollToStart();
+    const tb = ws.getToolbox();
+    if (tb && tb.getCategoryByName) {
+      const motion = tb.getToolboxItems ? tb.getToolboxItems()[0] : null;
+      if (motion && tb.getSelectedItem() !== motion) tb.setSelectedItem(motion);
+    }
+    flyout.scrollToStart();
+    ws.setScale(DEFAULT_SCALE);
+    ws.scroll(0, 0);
+    return viewState();
+  });
+
+  function viewState () {
+    const ws = SG.workspace();
+    return {
+      scroll_x: ws.scrollX,
+      scroll_y: ws.scrollY,
+      scale: ws.scale,
+      flyout_scroll_y: ws.getFlyout().getWorkspace().scrollY,
+      tab: SG.state.store.getState().scratchGui.editorTab.activeTabIndex
+    };
+  }
+  SG.register('view.state', () => viewState());
+  SG.register('view.set', ({scroll_x: x, scroll_y: y, scale}) => {
+    const ws = SG.workspace();
+    if (scale) ws.setScale(scale);
+    ws.scroll(x || 0, y || 0);
+    return viewState();
+  });
+
+  // Does the workspace show exactly the editing target's VM blocks (same ids and parents)?
+  function workspaceMatchesVm () {
+    const vm = SG.vm;
+    const target = vm.editingTarget;
+    if (!target) return true;
+    const vmBlocks = target.blocks._blocks;
+    const wsBlocks = SG.workspace().getAllBlocks(false);
+    let n = 0;
+    for (const b of wsBlocks) {
+      if (b.isInsertionMarker && b.isInsertionMarker()) continue;
+      n++;
+      const v = vmBlocks[b.id];
+      if (!v) return false;
+      const parent = b.getParent();
+      if ((v.parent || null) !== (parent ? parent.id : null)) return false;
+    }
+    return n === Object.keys(vmBlocks).length;
+  }
+
+  function fingerprint () {
+    const ws = SG.workspace();
+    const parts = [ws.scrollX, ws.scrollY, ws.scale, ws.getFlyout().getWorkspace().scrollY,
+      SG.state.store.getState().scratchGui.editorTab.activeTabIndex,
+      SG.vm.editingTarget ? SG.vm.editingTarget.id : ''];
+    for (const b of ws.getTopBlocks(false)) {
+      const xy = b.getRelativeToSurfaceXY();
+      parts.push(b.id, Math.round(xy.x), Math.round(xy.y));
+    }
+    const t = SG.vm.editingTarget;
+    if (t) {
+      for (const [id, b] of Object.entries(t.blocks._blocks)) {
+        parts.push(id, b.next, b.parent, b.x, b.y);
+      }
+    }
+    return parts.join('|');
+  }
+
+  function isDragging () {
+    const ws = SG.workspace();
+    return Boolean((ws.isDragging && ws.isDragging()) || SG.state.store.getState().scratchGui.blockDrag);
+  }
+
+  // Resolves when no drag is in progress, the workspace agrees with the VM, and nothing changed
+  // over `stable_frames` consecutive animation frames; or after timeout_ms (settled = false).
+  SG.register('editor.settle', async ({timeout_ms: timeoutMs = 3000, stable_frames: stable = 2}) => {
+    const start = performance.now();
+    let last = null;
+    let same = 0;
+    let frames = 0;
+    for (;;) {
+      await SG.frames(1);
+      frames++;
+      const fp = isDragging() ? null : fingerprint();
+      if (fp !== null && fp === last && workspaceMatchesVm()) same++;
+      else same = 0;
+      last = fp;
+      if (same >= stable) return {settled: true, frames, ms: performance.now() - start};
+      if (performance.now() - start > timeoutMs) return {settled: false, frames, ms: performance.now() - start};
+    }
+  });
+
+  // Screen boxes of blocks, for tests and scripted agents: {id, opcode, in_flyout, x, y, w, h}.
+  SG.register('workspace.blockBoxes', ({flyout = true, canvas = true}) => {
+    const ws = SG.workspace();
+    const out = [];
+    const add = (b, inFlyout) => {
+      const r = b.getSvgRoot().getBoundingClientRect();
+      out.push({id: b.id, opcode: b.type, in_flyout: inFlyout, shadow: b.isShadow(),
+        x: r.left, y: r.top, w: r.width, h: r.height});
+    };
+    if (canvas) ws.getAllBlocks(false).forEach(b => add(b, false));
+    if (flyout) ws.getFlyout().getWorkspace().getAllBlocks(false).forEach(b => add(b, true));
+    return out;
+  });
+}());

@@ -1,0 +1,1 @@
+"""Agent actions: primitive mouse/keyboard input, continuous drags, semantic (composite) edits."""

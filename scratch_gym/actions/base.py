@@ -1,0 +1,25 @@
+"""What every action model provides to the environment."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from gymnasium import spaces
+
+from scratch_gym.editor.page import EditorPage
+
+
+class ActionModel(Protocol):
+    """Turns an agent's raw action into editor input. ``parse`` raises ActionError on bad input."""
+
+    space: spaces.Space
+
+    def parse(self, raw: Any) -> Any: ...
+
+    def execute(self, page: EditorPage, parsed: Any) -> dict[str, Any]:
+        """Perform the parsed action; return what info should report about it."""
+        ...
+
+    def ends_episode(self, parsed: Any) -> bool:
+        """True for `done` / `failed`."""
+        ...

@@ -1,0 +1,215 @@
+"""EditorPage: one browser context and page hosting the editor, and the only place that talks to it.
+
+Actions and observations use this class, never Playwright directly. Every JavaScript call goes
+through :meth:`EditorPage.call`, which passes a bridge function name and JSON arguments.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+from PIL import Image
+from playwright.sync_api import BrowserContext, CDPSession, Page, Route
+from playwright.sync_api import Error as PlaywrightError
+
+from scratch_gym.editor.browser import BrowserSession, shared_session
+from scratch_gym.editor.server import shared_server
+
+VIEWPORT = (1280, 720)
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
+LOCAL_SCHEMES = frozenset({"data", "blob", "about"})
+
+
+class BridgeError(RuntimeError):
+    """A bridge function failed in the page; ``kind`` names the failure."""
+
+    def __init__(self, kind: str, message: str, details: Any = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.details = details
+
+
+class PageDeadError(RuntimeError):
+    """The page or the browser behind it is gone (crash, kill); reset() recovers."""
+
+
+@dataclass
+class RequestLog:
+    """Requests the page tried to make to non-local addresses (all aborted)."""
+
+    blocked: list[str] = field(default_factory=list)
+
+
+class EditorPage:
+    """The editor in its own browser context: open, call bridge functions, input, screenshots."""
+
+    def __init__(self, session: BrowserSession | None = None, page_timeout_s: float = 60.0) -> None:
+        self.session = session or shared_session()
+        self.page_timeout_s = page_timeout_s
+        self.requests = RequestLog()
+        self._context: BrowserContext | None = None
+        self._page: Page | None = None
+        self._cdp: CDPSession | None = None
+        self._crashed = False
+        self._acquired = False
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    def open(self) -> EditorPage:
+        """Create the context and page and load the editor (waits until the bridge is ready)."""
+        if not self._acquired:
+            self.session.acquire()
+            self._acquired = True
+        server = shared_server()
+        self._context = self.session.browser.new_context(
+            viewport={"width": VIEWPORT[0], "height": VIEWPORT[1]},
+            device_scale_factor=1,
+            locale="en-US",
+            service_workers="block",
+        )
+        self._context.route("**/*", self._route)
+        page = self._page = self._context.new_page()
+        self._crashed = False
+        page.on("crash", lambda _p: setattr(self, "_crashed", True))
+        page.on("dialog", lambda d: d.dismiss())
+        page.set_default_timeout(self.page_timeout_s * 1000)
+        page.goto(server.page_url, wait_until="load")
+        page.evaluate("ScratchGym.ready")
+        self._cdp = self._context.new_cdp_session(page)
+        return self
+
+    def _route(self, route: Route) -> None:
+        url = route.request.url
+        parts = urlsplit(url)
+        if parts.scheme in LOCAL_SCHEMES or parts.hostname in LOCAL_HOSTS:
+            route.continue_()
+        else:
+            self.requests.blocked.append(url)
+            route.abort("blockedbyclient")
+
+    def is_alive(self) -> bool:
+        """True when the page can be used: browser connected, page open, not crashed, bridge there."""
+        if self._page is None or self._crashed or self._page.is_closed():
+            return False
+        if not self.session.browser_connected():
+            return False
+        try:
+            return bool(self._page.evaluate("Boolean(window.ScratchGym && ScratchGym.vm)"))
+        except PlaywrightError:
+            return False
+
+    def recover(self) -> None:
+        """Replace a dead page (or browser) by a fresh one."""
+        self._close_context()
+        self.open()
+
+    def close(self) -> None:
+        """Close the context; the last page of the process also closes the browser. Idempotent."""
+        self._close_context()
+        if self._acquired:
+            self._acquired = False
+            self.session.release()
+
+    def _close_context(self) -> None:
+        if self._context is not None:
+            try:
+                self._context.close()
+            except PlaywrightError:
+                pass
+        self._context = self._page = self._cdp = None
+
+    @property
+    def page(self) -> Page:
+        if self._page is None:
+            raise PageDeadError("the editor page is not open")
+        return self._page
+
+    # -- bridge ---------------------------------------------------------------------------------
+    def call(self, name: str, args: dict[str, Any] | None = None) -> Any:
+        """Call the bridge function ``name`` with JSON ``args``; raise BridgeError on failure."""
+        try:
+            result = self.page.evaluate(
+                "([name, args]) => ScratchGym.call(name, args)", [name, args or {}]
+            )
+        except PlaywrightError as exc:
+            raise PageDeadError(f"bridge call {name} failed: {exc}") from exc
+        if not result["ok"]:
+            raise BridgeError(result["kind"], result["error"], result.get("details"))
+        return result["value"]
+
+    # -- project --------------------------------------------------------------------------------
+    def load_project(self, project: dict | str | bytes) -> dict:
+        """Load a project (project.json as dict/str, or .sb3 bytes) into the editor's VM."""
+        if isinstance(project, bytes):
+            args = {"sb3_base64": base64.b64encode(project).decode("ascii")}
+        else:
+            args = {"json": project if isinstance(project, str) else json.dumps(project)}
+        return self.call("project.load", args)
+
+    def project_json(self) -> dict:
+        return json.loads(self.call("project.json"))
+
+    def summary(self) -> dict:
+        return self.call("project.summary")
+
+    def settle(self, timeout_ms: int = 3000, stable_frames: int = 2) -> dict:
+        return self.call("editor.settle", {"timeout_ms": timeout_ms, "stable_frames": stable_frames})
+
+    def set_vm_loop(self, running: bool) -> dict:
+        return self.call("vm.loop", {"running": running})
+
+    # -- pixels ---------------------------------------------------------------------------------
+    def screenshot_png(self, scale: float = 1.0) -> bytes:
+        """A PNG of the viewport, taken over CDP (faster than Playwright's screenshot).
+
+        ``scale`` < 1 lets the compositor downscale (cheaper than capturing full size).
+        """
+        if self._cdp is None:
+            raise PageDeadError("the editor page is not open")
+        params: dict[str, Any] = {"format": "png", "optimizeForSpeed": True}
+        if scale != 1.0:
+            w, h = VIEWPORT
+            params["clip"] = {"x": 0, "y": 0, "width": w, "height": h, "scale": scale}
+        try:
+            shot = self._cdp.send("Page.captureScreenshot", params)
+        except PlaywrightError as exc:
+            raise PageDeadError(f"screenshot failed: {exc}") from exc
+        return base64.b64decode(shot["data"])
+
+    def screenshot(self, size: tuple[int, int] | None = None) -> np.ndarray:
+        """The viewport as RGB uint8, shape (720, 1280, 3) or (height, width, 3) for size=(w, h)."""
+        w, h = size or VIEWPORT
+        scale = w / VIEWPORT[0]
+        with Image.open(io.BytesIO(self.screenshot_png(scale))) as img:
+            img = img.convert("RGB")
+            if img.size != (w, h):
+                img = img.resize((w, h), Image.Resampling.BILINEAR)
+            return np.asarray(img)
+
+    # -- input ----------------------------------------------------------------------------------
+    def mouse_move(self, x: float, y: float, steps: int = 1) -> None:
+        self.page.mouse.move(x, y, steps=steps)
+
+    def mouse_down(self) -> None:
+        self.page.mouse.down()
+
+    def mouse_up(self) -> None:
+        self.page.mouse.up()
+
+    def click(self, x: float, y: float, clicks: int = 1) -> None:
+        self.page.mouse.click(x, y, click_count=clicks)
+
+    def wheel(self, dx: float, dy: float) -> None:
+        self.page.mouse.wheel(dx, dy)
+
+    def type_text(self, text: str) -> None:
+        """Type ``text`` as key presses (what a user's typing does in inputs and fields)."""
+        self.page.keyboard.type(text)
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)

@@ -1,0 +1,228 @@
+"""ScratchEnv: the real Scratch 3 editor as a Gymnasium environment.
+
+The environment composes an editor page (browser side), an action model (how agent actions become
+editor input) and an observation model (what the agent sees). The ids registered in
+``scratch_gym.registration`` are presets of these parts.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from scratch_gym.actions.base import ActionModel
+from scratch_gym.actions.drag_box import DragBoxActionModel
+from scratch_gym.actions.errors import ActionError
+from scratch_gym.actions.primitive import PrimitiveActionModel
+from scratch_gym.editor.page import EditorPage, PageDeadError
+from scratch_gym.editor.projects import empty_project, read_project_file
+from scratch_gym.observations.base import EpisodeText, ObservationModel
+from scratch_gym.observations.pixels import PixelObservation, ScreenObservation
+
+DEFAULT_MAX_STEPS = 50
+NEUTRAL_MOUSE = (700.0, 30.0)  # empty menu-bar space: hovering it highlights nothing
+
+
+def make_action_model(name: str) -> ActionModel:
+    models = {"primitive": PrimitiveActionModel, "drag": DragBoxActionModel}
+    if name not in models:
+        raise ValueError(f"unknown action model {name!r}; allowed: {', '.join(models)}")
+    return models[name]()
+
+
+def make_observation_model(name: str, obs_size: tuple[int, int]) -> ObservationModel:
+    if name == "screen":
+        return ScreenObservation()
+    if name == "pixels":
+        return PixelObservation(obs_size)
+    raise ValueError(f"unknown observation model {name!r}; allowed: screen, pixels")
+
+
+class ScratchEnv(gym.Env):
+    """The Scratch 3 editor, headless and offline, driven by an agent.
+
+    Arguments:
+        action: ``"primitive"`` (Dict of click/double_click/drag/type/key/hotkey/scroll/done/failed)
+            or ``"drag"`` (``Box(4)`` in [-1, 1]: a continuous drag x0, y0, x1, y1).
+        observation: ``"screen"`` (Dict: 720x1280 screenshot, instruction, last action error) or
+            ``"pixels"`` (the screenshot only, resized to ``obs_size`` = (width, height)).
+        render_mode: ``"rgb_array"`` returns the full 720x1280 screenshot.
+        max_steps: step budget per episode (truncation); default 50.
+        project: a project (.sb3 or project.json path, or a project dict) to start every episode
+            from; ``reset(options={"project": ...})`` overrides it for one episode.
+
+    Episodes: ``reset`` loads the project into the editor's VM (no page reload), selects the
+    first sprite, stops the VM and restores the fixed editor view (Code tab, Motion category,
+    default workspace scroll and zoom). Without a project the episode starts from the empty
+    project (one sprite, "Sprite1", the cat). Without a task the instruction is empty and the
+    reward is 0. ``done``/``failed`` terminate; the step budget truncates.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
+
+    def __init__(
+        self,
+        action: str = "primitive",
+        observation: str = "screen",
+        obs_size: tuple[int, int] = (128, 72),
+        render_mode: str | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        project: str | Path | dict | None = None,
+        settle_timeout_ms: int = 3000,
+    ) -> None:
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        if max_steps < 1:
+            raise ValueError(f"max_steps must be >= 1, got {max_steps}")
+        self.render_mode = render_mode
+        self.max_steps = int(max_steps)
+        self.settle_timeout_ms = int(settle_timeout_ms)
+        self.actions = make_action_model(action)
+        self.observations = make_observation_model(observation, tuple(obs_size))
+        self.action_space = self.actions.space
+        self.observation_space = self.observations.space
+        self.default_project = project
+        self.text = EpisodeText()
+        self._page: EditorPage | None = None
+        self._steps = 0
+        self._closed = False
+
+    # -- Gymnasium API ------------------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        options = dict(options or {})
+        project = self._resolve_project(options.pop("project", self.default_project))
+        instruction = options.pop("instruction", "")
+        if options:
+            raise ValueError(f"unknown reset options {sorted(options)}; allowed: project, instruction")
+        t0 = time.perf_counter()
+        page = self._ensure_page()
+        try:
+            self._load(page, project)
+        except PageDeadError:
+            page.recover()
+            self._load(page, project)
+        self._steps = 0
+        self.text = EpisodeText(instruction=str(instruction))
+        obs = self.observations.observe(page, self.text)
+        info = self._info(page)
+        info["reset_time_ms"] = (time.perf_counter() - t0) * 1000
+        return obs, info
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self._page is None:
+            raise RuntimeError("call reset() before step()")
+        t0 = time.perf_counter()
+        page = self._page
+        self._steps += 1
+        self.text.last_action_error = ""
+        action_info: dict[str, Any] = {"executed_action": None, "clipped": []}
+        terminated = False
+        try:
+            parsed = self.actions.parse(action)
+        except ActionError as exc:
+            self.text.last_action_error = str(exc)
+        else:
+            if self.actions.ends_episode(parsed):
+                terminated = True
+                action_info = {"executed_action": {"type": parsed.type}, "clipped": []}
+            else:
+                try:
+                    action_info = self._perform(page, parsed)
+                except PageDeadError as exc:
+                    return self._dead_step(exc, t0)
+        obs = self.observations.observe(page, self.text)
+        info = self._info(page)
+        info.update(action_info)
+        info["step_time_ms"] = (time.perf_counter() - t0) * 1000
+        truncated = not terminated and self._steps >= self.max_steps
+        return obs, 0.0, terminated, truncated, info
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode != "rgb_array" or self._page is None:
+            return None
+        return self._page.screenshot()
+
+    def close(self) -> None:
+        """Close this environment's page (and the browser with the last one). Idempotent."""
+        if self._page is not None:
+            self._page.close()
+            self._page = None
+        self._closed = True
+
+    # -- parts -------------------------------------------------------------------------------------
+    @property
+    def page(self) -> EditorPage:
+        """The editor page (opened on first reset)."""
+        return self._ensure_page()
+
+    def _ensure_page(self) -> EditorPage:
+        if self._page is None:
+            self._page = EditorPage().open()
+        elif not self._page.is_alive():
+            self._page.recover()
+        return self._page
+
+    @staticmethod
+    def _resolve_project(project: str | Path | dict | bytes | None) -> dict | bytes:
+        if project is None:
+            return empty_project()
+        if isinstance(project, (dict, bytes)):
+            return project
+        if isinstance(project, (str, Path)):
+            return read_project_file(project)
+        raise TypeError(f"project must be a path, a project dict or .sb3 bytes, got {type(project).__name__}")
+
+    def _load(self, page: EditorPage, project: dict | bytes) -> None:
+        from scratch_gym.editor.page import BridgeError
+
+        page.set_vm_loop(True)
+        try:
+            page.load_project(project)
+        except BridgeError as exc:
+            # The VM keeps its previous project when loading fails; restore a clean state.
+            page.load_project(empty_project())
+            page.settle(self.settle_timeout_ms)
+            raise ValueError(str(exc)) from exc
+        page.settle(self.settle_timeout_ms)
+        page.call("view.reset")
+        page.mouse_move(*NEUTRAL_MOUSE)
+        page.settle(self.settle_timeout_ms)
+        page.set_vm_loop(False)
+
+    def _perform(self, page: EditorPage, parsed: Any) -> dict[str, Any]:
+        page.set_vm_loop(True)
+        info = self.actions.execute(page, parsed)
+        settle = page.settle(self.settle_timeout_ms)
+        loop = page.set_vm_loop(False)
+        info["settled"] = settle["settled"]
+        info["settle_ms"] = settle["ms"]
+        info["vm_running"] = loop["running"]
+        return info
+
+    def _info(self, page: EditorPage) -> dict[str, Any]:
+        summary = page.summary()
+        return {
+            "last_action_error": self.text.last_action_error,
+            "blocks": summary["blocks"],
+            "scripts": summary["scripts"],
+            "editing_target": summary["editing_target"],
+            "steps": self._steps,
+        }
+
+    def _dead_step(self, exc: Exception, t0: float) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The page died mid-episode: report it, truncate, and let the next reset() recover."""
+        self.text.last_action_error = f"the editor page died ({exc}); call reset() to recover"
+        obs = self.observations.blank(self.text)
+        info = {
+            "last_action_error": self.text.last_action_error,
+            "infrastructure_error": str(exc),
+            "step_time_ms": (time.perf_counter() - t0) * 1000,
+        }
+        return obs, 0.0, False, True, info

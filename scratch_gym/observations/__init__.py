@@ -1,0 +1,1 @@
+"""Observations: pixels, element lists and program text."""

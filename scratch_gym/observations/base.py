@@ -1,0 +1,29 @@
+"""What every observation model provides to the environment."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from gymnasium import spaces
+
+from scratch_gym.editor.page import EditorPage
+
+
+@dataclass
+class EpisodeText:
+    """Text the environment knows about the episode, for observation models that show it."""
+
+    instruction: str = ""
+    last_action_error: str = ""
+    last_action_result: str = ""
+
+
+class ObservationModel(Protocol):
+    space: spaces.Space
+
+    def observe(self, page: EditorPage, text: EpisodeText) -> Any: ...
+
+    def blank(self, text: EpisodeText) -> Any:
+        """An observation for when the page cannot be read (it died)."""
+        ...

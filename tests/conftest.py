@@ -1,0 +1,38 @@
+"""Shared fixtures: real Chromium, real editor. One browser per test session."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from scratch_gym.editor.page import EditorPage
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED_DIR = Path(os.environ.get("SCRATCH_GYM_SHARED", REPO_ROOT.parent / "shared"))
+
+
+@pytest.fixture(scope="session")
+def editor_page() -> EditorPage:
+    """An editor page shared by the tests of a session; tests reset what they change."""
+    page = EditorPage().open()
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def fresh_editor(editor_page: EditorPage) -> EditorPage:
+    """The shared editor page reset to the default project and view."""
+    if not editor_page.is_alive():
+        editor_page.recover()
+    editor_page.load_project(default_project_json())
+    editor_page.settle()
+    editor_page.call("view.reset")
+    return editor_page
+
+
+def default_project_json() -> dict:
+    from scratch_gym.editor.projects import empty_project
+
+    return empty_project()
