@@ -18,7 +18,8 @@ from scratch_gym.actions.base import ActionModel
 from scratch_gym.actions.drag_box import DragBoxActionModel
 from scratch_gym.actions.errors import ActionError
 from scratch_gym.actions.primitive import PrimitiveActionModel
-from scratch_gym.editor.page import EditorPage, PageDeadError
+from scratch_gym.editor.browser import BrowserSession
+from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
 from scratch_gym.editor.projects import empty_project, read_project_file
 from scratch_gym.observations.base import EpisodeText, ObservationModel
 from scratch_gym.observations.pixels import PixelObservation, ScreenObservation
@@ -54,6 +55,7 @@ class ScratchEnv(gym.Env):
         max_steps: step budget per episode (truncation); default 50.
         project: a project (.sb3 or project.json path, or a project dict) to start every episode
             from; ``reset(options={"project": ...})`` overrides it for one episode.
+        browser: the Chromium session to open the page in (default: one shared per process).
 
     Episodes: ``reset`` loads the project into the editor's VM (no page reload), selects the
     first sprite, stops the VM and restores the fixed editor view (Code tab, Motion category,
@@ -73,6 +75,7 @@ class ScratchEnv(gym.Env):
         max_steps: int = DEFAULT_MAX_STEPS,
         project: str | Path | dict | None = None,
         settle_timeout_ms: int = 3000,
+        browser: BrowserSession | None = None,
     ) -> None:
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
@@ -86,6 +89,7 @@ class ScratchEnv(gym.Env):
         self.action_space = self.actions.space
         self.observation_space = self.observations.space
         self.default_project = project
+        self._browser = browser
         self.text = EpisodeText()
         self._page: EditorPage | None = None
         self._steps = 0
@@ -100,7 +104,9 @@ class ScratchEnv(gym.Env):
         project = self._resolve_project(options.pop("project", self.default_project))
         instruction = options.pop("instruction", "")
         if options:
-            raise ValueError(f"unknown reset options {sorted(options)}; allowed: project, instruction")
+            raise ValueError(
+                f"unknown reset options {sorted(options)}; allowed: project, instruction"
+            )
         t0 = time.perf_counter()
         page = self._ensure_page()
         try:
@@ -164,7 +170,7 @@ class ScratchEnv(gym.Env):
 
     def _ensure_page(self) -> EditorPage:
         if self._page is None:
-            self._page = EditorPage().open()
+            self._page = EditorPage(self._browser).open()
         elif not self._page.is_alive():
             self._page.recover()
         return self._page
@@ -177,12 +183,12 @@ class ScratchEnv(gym.Env):
             return project
         if isinstance(project, (str, Path)):
             return read_project_file(project)
-        raise TypeError(f"project must be a path, a project dict or .sb3 bytes, got {type(project).__name__}")
+        raise TypeError(
+            f"project must be a path, a project dict or .sb3 bytes, got {type(project).__name__}"
+        )
 
     def _load(self, page: EditorPage, project: dict | bytes) -> None:
-        from scratch_gym.editor.page import BridgeError
-
-        page.set_vm_loop(True)
+        page.start_vm()
         try:
             page.load_project(project)
         except BridgeError as exc:
@@ -193,17 +199,15 @@ class ScratchEnv(gym.Env):
         page.settle(self.settle_timeout_ms)
         page.call("view.reset")
         page.mouse_move(*NEUTRAL_MOUSE)
-        page.settle(self.settle_timeout_ms)
-        page.set_vm_loop(False)
+        page.settle(self.settle_timeout_ms, stop_vm=True)
 
     def _perform(self, page: EditorPage, parsed: Any) -> dict[str, Any]:
-        page.set_vm_loop(True)
+        page.start_vm()
         info = self.actions.execute(page, parsed)
-        settle = page.settle(self.settle_timeout_ms)
-        loop = page.set_vm_loop(False)
+        settle = page.settle(self.settle_timeout_ms, stop_vm=True)
         info["settled"] = settle["settled"]
         info["settle_ms"] = settle["ms"]
-        info["vm_running"] = loop["running"]
+        info["vm_running"] = settle["vm_running"]
         return info
 
     def _info(self, page: EditorPage) -> dict[str, Any]:
@@ -216,7 +220,9 @@ class ScratchEnv(gym.Env):
             "steps": self._steps,
         }
 
-    def _dead_step(self, exc: Exception, t0: float) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def _dead_step(
+        self, exc: Exception, t0: float
+    ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The page died mid-episode: report it, truncate, and let the next reset() recover."""
         self.text.last_action_error = f"the editor page died ({exc}); call reset() to recover"
         obs = self.observations.blank(self.text)

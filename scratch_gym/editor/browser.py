@@ -30,6 +30,9 @@ CHROMIUM_FLAGS = (
     "--disable-renderer-backgrounding",
     "--disable-background-timer-throttling",
     "--disable-backgrounding-occluded-windows",
+    # Re-raster whole tiles: partial raster leaves anti-aliased edges one level off a full paint,
+    # and reset screenshots must be identical.
+    "--disable-partial-raster",
 )
 
 
@@ -141,7 +144,12 @@ def _processes() -> list[tuple[int, str]]:
     out = []
     for pid in _all_pids():
         try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            cmd = (
+                Path(f"/proc/{pid}/cmdline")
+                .read_bytes()
+                .replace(b"\0", b" ")
+                .decode(errors="replace")
+            )
         except OSError:
             continue
         out.append((pid, cmd))

@@ -65,7 +65,9 @@ def install_editor(force: bool = False, quiet: bool = False) -> Path:
         return root
     npm = shutil.which("npm")
     if npm is None:
-        raise EditorNotInstalledError("npm is needed to fetch the Scratch editor; install Node.js/npm.")
+        raise EditorNotInstalledError(
+            "npm is needed to fetch the Scratch editor; install Node.js/npm."
+        )
     root.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=root.parent) as tmp:
         if not quiet:
@@ -81,7 +83,9 @@ def install_editor(force: bool = False, quiet: bool = False) -> Path:
         staging = Path(tmp) / "editor"
         _unpack(Path(tmp) / info["filename"], staging)
         (staging / _MARKER).write_text(
-            json.dumps({"package": EDITOR_PACKAGE, "version": version, "integrity": info.get("integrity")})
+            json.dumps(
+                {"package": EDITOR_PACKAGE, "version": version, "integrity": info.get("integrity")}
+            )
         )
         if root.exists():
             shutil.rmtree(root)
@@ -121,7 +125,11 @@ def find_chromium() -> str:
         if not os.access(explicit, os.X_OK):
             raise FileNotFoundError(f"SCRATCH_GYM_CHROMIUM={explicit} is not an executable file")
         return explicit
-    for candidate in (*CHROMIUM_CANDIDATES, shutil.which("chromium"), shutil.which("chromium-browser")):
+    for candidate in (
+        *CHROMIUM_CANDIDATES,
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+    ):
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     raise FileNotFoundError(

@@ -157,11 +157,19 @@ class EditorPage:
     def summary(self) -> dict:
         return self.call("project.summary")
 
-    def settle(self, timeout_ms: int = 3000, stable_frames: int = 2) -> dict:
-        return self.call("editor.settle", {"timeout_ms": timeout_ms, "stable_frames": stable_frames})
+    def settle(self, timeout_ms: int = 3000, stable_frames: int = 2, stop_vm: bool = False) -> dict:
+        """Wait until the editor is still (see ``editor.settle`` in bridge/workspace.js).
 
-    def set_vm_loop(self, running: bool) -> dict:
-        return self.call("vm.loop", {"running": running})
+        With ``stop_vm`` the VM's frame loop is stopped afterwards when no script is running.
+        """
+        return self.call(
+            "editor.settle",
+            {"timeout_ms": timeout_ms, "stable_frames": stable_frames, "stop_vm": stop_vm},
+        )
+
+    def start_vm(self) -> None:
+        """Run the VM's frame loop (scripts the agent starts need it)."""
+        self.call("vm.start")
 
     # -- pixels ---------------------------------------------------------------------------------
     def screenshot_png(self, scale: float = 1.0) -> bytes:

@@ -145,7 +145,9 @@ def check_sb3(data: bytes, where: str | Path = "<sb3>") -> None:
     except zipfile.BadZipFile as exc:
         raise ValueError(f"{where}: not a valid .sb3 (zip) archive: {exc}") from exc
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{where}: project.json inside the .sb3 is not valid JSON ({exc})") from exc
+        raise ValueError(
+            f"{where}: project.json inside the .sb3 is not valid JSON ({exc})"
+        ) from exc
     check_project_json(project, str(where))
 
 

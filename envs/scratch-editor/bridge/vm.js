@@ -53,18 +53,9 @@
   SG.register('project.json', () => SG.vm.toJSON());
   SG.register('project.summary', () => summary());
 
-  // The VM's frame loop: run it while the agent may be executing scripts, stop it when idle so that
-  // an idle page does not burn CPU. Blocks, drags and clicks do not need the loop to update the VM.
-  SG.register('vm.loop', ({running}) => {
-    const rt = SG.vm.runtime;
-    if (running) {
-      SG.vm.start();
-    } else if (rt.threads.length === 0 && rt._steppingInterval !== null) {
-      rt._step(); // one last frame: draw pending stage changes and emit target/monitor updates
-      SG.vm.quit();
-    }
-    return {running: rt._steppingInterval !== null, threads: rt.threads.length};
-  });
+  // The VM's frame loop runs while an action executes; `editor.settle` with stop_vm stops it when
+  // no script runs, so that an idle page does not burn CPU. Drags and clicks do not need it.
+  SG.register('vm.start', () => { SG.vm.start(); return true; });
 
   // Blocks of every original target, as the VM holds them (for tests and info).
   SG.register('vm.blocks', ({target}) => {

@@ -24,19 +24,17 @@
   // Code tab, Motion category with the flyout at its top, workspace at default scroll and zoom.
   SG.register('view.reset', () => {
     closeOverlays();
+    if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
     const store = SG.state.store;
     if (store.getState().scratchGui.editorTab.activeTabIndex !== 0) {
       store.dispatch({type: 'scratch-gui/navigation/ACTIVATE_TAB', activeTabIndex: 0});
     }
     const ws = SG.workspace();
     const flyout = ws.getFlyout();
-    if (flyout.scrollAnimationFraction !== undefined) flyout.scrollTarget = null;
-    flyout.scrollToStart();
     const tb = ws.getToolbox();
-    if (tb && tb.getCategoryByName) {
-      const motion = tb.getToolboxItems ? tb.getToolboxItems()[0] : null;
-      if (motion && tb.getSelectedItem() !== motion) tb.setSelectedItem(motion);
-    }
+    const motion = tb.getToolboxItems()[0];
+    if (tb.getSelectedItem() !== motion) tb.setSelectedItem(motion);
+    flyout.scrollTarget = undefined; // cancels the flyout's scroll animation
     flyout.scrollToStart();
     ws.setScale(DEFAULT_SCALE);
     ws.scroll(0, 0);
@@ -84,7 +82,7 @@
     const ws = SG.workspace();
     const parts = [ws.scrollX, ws.scrollY, ws.scale, ws.getFlyout().getWorkspace().scrollY,
       SG.state.store.getState().scratchGui.editorTab.activeTabIndex,
-      SG.vm.editingTarget ? SG.vm.editingTarget.id : ''];
+      SG.vm.editingTarget ? SG.vm.editingTarget.id : '', imagesFingerprint()];
     for (const b of ws.getTopBlocks(false)) {
       const xy = b.getRelativeToSurfaceXY();
       parts.push(b.id, Math.round(xy.x), Math.round(xy.y));
@@ -98,14 +96,26 @@
     return parts.join('|');
   }
 
+  // Images still decoding (the sprite watermark, costume thumbnails) would make screenshots differ.
+  function imagesPending () {
+    for (const img of document.images) {
+      if (!img.complete) return true;
+    }
+    return false;
+  }
+
+  function imagesFingerprint () {
+    let out = '';
+    for (const img of document.images) out += img.src.length + ':' + img.src.slice(-24) + ';';
+    return out;
+  }
+
   function isDragging () {
     const ws = SG.workspace();
     return Boolean((ws.isDragging && ws.isDragging()) || SG.state.store.getState().scratchGui.blockDrag);
   }
 
-  // Resolves when no drag is in progress, the workspace agrees with the VM, and nothing changed
-  // over `stable_frames` consecutive animation frames; or after timeout_ms (settled = false).
-  SG.register('editor.settle', async ({timeout_ms: timeoutMs = 3000, stable_frames: stable = 2}) => {
+  async function settle (timeoutMs, stable) {
     const start = performance.now();
     let last = null;
     let same = 0;
@@ -113,13 +123,31 @@
     for (;;) {
       await SG.frames(1);
       frames++;
-      const fp = isDragging() ? null : fingerprint();
+      const fp = isDragging() || imagesPending() ? null : fingerprint();
       if (fp !== null && fp === last && workspaceMatchesVm()) same++;
       else same = 0;
       last = fp;
       if (same >= stable) return {settled: true, frames, ms: performance.now() - start};
       if (performance.now() - start > timeoutMs) return {settled: false, frames, ms: performance.now() - start};
     }
+  }
+
+  // Resolves when no drag is in progress, no image is decoding, the workspace agrees with the VM,
+  // and nothing changed over `stable_frames` consecutive animation frames; or after timeout_ms
+  // (settled = false). With stop_vm, the VM's frame loop is then stopped if no script runs (after
+  // one last frame that draws the stage and updates the GUI), and the editor settles again.
+  SG.register('editor.settle', async ({timeout_ms: timeoutMs = 3000, stable_frames: stable = 2,
+    stop_vm: stopVm = false}) => {
+    const first = await settle(timeoutMs, stable);
+    const rt = SG.vm.runtime;
+    if (!stopVm || rt.threads.length > 0 || rt._steppingInterval === null) {
+      return {...first, vm_running: rt._steppingInterval !== null};
+    }
+    rt._step();
+    SG.vm.quit();
+    const second = await settle(timeoutMs, stable);
+    return {settled: first.settled && second.settled, frames: first.frames + second.frames,
+      ms: first.ms + second.ms, vm_running: false};
   });
 
   // Screen boxes of blocks, for tests and scripted agents: {id, opcode, in_flyout, x, y, w, h}.

@@ -1,0 +1,1 @@
+"""Agents usable as policies: ``act(observation, info) -> action`` and ``reset(task)``."""

@@ -1,0 +1,34 @@
+"""The ``scratch-gym`` command (identical to ``python -m scratch_gym``).
+
+Each subcommand lives in its own module with ``register(subparsers)`` and ``run(args) -> int``.
+With ``--json`` a subcommand prints one JSON object as its last line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+SUBCOMMANDS = ("install", "envs", "run", "nl2scratch")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="scratch-gym", description="The real Scratch 3 editor as Gymnasium environments."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        module = importlib.import_module(f"scratch_gym.cli.{name.replace('-', '_')}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return int(args.handler(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

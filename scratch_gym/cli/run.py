@@ -1,0 +1,85 @@
+"""``scratch-gym run``: run one real episode in the editor and show each step."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import gymnasium as gym
+from PIL import Image
+
+from scratch_gym.agents.demo import DemoAgent
+from scratch_gym.cli.output import print_json_last, table
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="run one episode in the editor and print each step")
+    p.add_argument("--env", default="ScratchWorld-Primitive-v0", help="environment id")
+    p.add_argument("--agent", default="demo", choices=["demo"], help="agent that acts")
+    p.add_argument("--project", default=None, help="starting project (.sb3 or project.json)")
+    p.add_argument("--out", default="runs/demo", help="folder for the last screenshot")
+    p.add_argument("--json", action="store_true", help="print one JSON object last")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import scratch_gym  # noqa: F401  (registers the ids)
+
+    t0 = time.perf_counter()
+    env = gym.make(args.env, render_mode="rgb_array", project=args.project)
+    try:
+        obs, info = env.reset(seed=0)
+        create_s = time.perf_counter() - t0
+        print(
+            f"environment {args.env} ready in {create_s:.2f} s (reset {info['reset_time_ms']:.0f} ms)"
+        )
+        agent = DemoAgent(env.unwrapped.page)
+        agent.reset()
+        rows, total_reward, steps = [], 0.0, 0
+        terminated = truncated = False
+        while not (terminated or truncated):
+            action = agent.act(obs, info)
+            obs, reward, terminated, truncated, info = env.step(action)
+            steps += 1
+            total_reward += reward
+            rows.append(
+                (
+                    steps,
+                    _describe(action),
+                    f"{reward:+.2f}",
+                    f"{info.get('step_time_ms', 0):.0f}",
+                    info.get("blocks", "-"),
+                    info.get("last_action_error") or "-",
+                )
+            )
+        print(table(["step", "action", "reward", "ms", "blocks", "error"], rows))
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        shot = out / "last.png"
+        Image.fromarray(env.render()).save(shot)
+        print(f"return {total_reward:+.2f} after {steps} steps; last screenshot: {shot}")
+        if args.json:
+            print_json_last(
+                {
+                    "env": args.env,
+                    "steps": steps,
+                    "return": total_reward,
+                    "terminated": terminated,
+                    "truncated": truncated,
+                    "screenshot": str(shot),
+                    "create_s": create_s,
+                }
+            )
+    finally:
+        env.close()
+    return 0
+
+
+def _describe(action: dict) -> str:
+    parts = [str(action.get("action_type"))]
+    for key in ("start", "end"):
+        if key in action:
+            x, y = action[key]
+            parts.append(f"{key}=({x:.0f},{y:.0f})")
+    return " ".join(parts)

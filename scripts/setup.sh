@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Install everything scratch-gym needs on a fresh Debian machine. Idempotent: a second run reuses
+# what is installed. Installs: Debian chromium, a virtual environment in .venv with the package and
+# its test/RL extras (CPU torch), and the pinned Scratch editor in the cache folder.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
+  echo "== installing Debian chromium"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+if ! command -v npm >/dev/null 2>&1; then
+  echo "== installing Debian npm (to fetch the pinned editor)"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null
+fi
+
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "== creating .venv"
+  "$PY" -m venv .venv
+fi
+PIP=".venv/bin/pip --disable-pip-version-check -q"
+stamp=.venv/.scratch-gym-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  echo "== installing scratch-gym into .venv (with dev and rl extras; CPU torch)"
+  # torch first, pinned to the CPU build, so that stable-baselines3 pulls no CUDA torch.
+  $PIP install "torch==2.13.0"
+  $PIP install -e ".[dev,rl]"
+  touch "$stamp"
+fi
+
+echo "== the pinned Scratch editor"
+.venv/bin/scratch-gym install
