@@ -1,0 +1,34 @@
+"""Shared cases of the NL2Scratch tests: the paper's worked example and the 800-example file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SHARED_DIR = Path(os.environ.get("SCRATCH_GYM_SHARED", REPO_ROOT.parent / "shared"))
+DIAG_800 = SHARED_DIR / "data" / "nl2scratch" / "test_sac_primary_subset_800.jsonl"
+
+WORKED_PROGRAM = [
+    "when @greenFlag clicked",
+    "set [score v] to (0)",
+    "forever",
+    "    go to x: (-171) y: (-97)",
+    "    if <key (space v) pressed?> then",
+    "        repeat until <<touching (edge v)?> or <touching (Receiver1 v)?>>",
+    "            move (10) steps",
+    "        end",
+    "    end",
+    "    if <key (a v) pressed?> then",
+    "        turn right (15) degrees",
+    "    end",
+    "    if <key (d v) pressed?> then",
+    "        turn left (15) degrees",
+    "    end",
+    "end",
+]
+WORKED_DESCRIPTION = (
+    "When the green flag is clicked, set score to 0. Forever, go to x=-171, y=-97. If the space "
+    "key is pressed, move 10 steps until you touch the edge or Receiver1. If the a key is pressed, "
+    "turn right 15 degrees. If the d key is pressed, turn left 15 degrees."
+)
