@@ -15,7 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = [(env_id, doc) for env_id, (_kw, doc) in ENV_IDS.items()]
+    rows = [(env_id, spec.doc) for env_id, spec in ENV_IDS.items()]
     print(table(["id", "what"], rows))
     if args.json:
         print_json_last({"envs": [r[0] for r in rows]})
