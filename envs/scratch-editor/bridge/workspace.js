@@ -143,6 +143,10 @@
     if (!stopVm || rt.threads.length > 0 || rt._steppingInterval === null) {
       return {...first, vm_running: rt._steppingInterval !== null};
     }
+    if (!rt.redrawRequested && !rt._refreshTargets) {
+      SG.vm.quit(); // nothing to draw or to tell the GUI: stopping changes nothing on screen
+      return {...first, vm_running: false};
+    }
     rt._step();
     SG.vm.quit();
     const second = await settle(timeoutMs, stable);

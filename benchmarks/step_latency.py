@@ -1,0 +1,146 @@
+"""Step latency and memory of ScratchWorld-Primitive-v0 in the real editor.
+
+Measures (medians and 90th percentiles): environment creation cold (fresh process: browser launch
++ page load + first reset) and warm (browser already running), reset, one drag step including its
+observation, one click step; and the browser's memory per environment (PSS: (total with N
+environments - browser alone) / N). Prints a table; the last line is one JSON object.
+
+    python benchmarks/step_latency.py [--repeats 20] [--cold-runs 3] [--envs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+
+import gymnasium as gym
+import numpy as np
+
+import scratch_gym  # noqa: F401
+from scratch_gym.cli.output import print_json_last, table
+from scratch_gym.editor.browser import pss_mib, shared_session
+
+COLD_SCRIPT = """
+import json, time
+t0 = time.perf_counter()
+import gymnasium as gym, scratch_gym
+env = gym.make("ScratchWorld-Primitive-v0")
+env.reset()
+print(json.dumps({"create_s": time.perf_counter() - t0}))
+env.close()
+"""
+
+
+def stats(values: list[float]) -> tuple[float, float]:
+    arr = np.asarray(values, dtype=float)
+    return float(np.median(arr)), float(np.percentile(arr, 90))
+
+
+def cold_creation(runs: int) -> list[float]:
+    out = []
+    for _ in range(runs):
+        res = subprocess.run(
+            [sys.executable, "-c", COLD_SCRIPT], capture_output=True, text=True, check=True
+        )
+        out.append(json.loads(res.stdout.strip().splitlines()[-1])["create_s"])
+    return out
+
+
+def block_box(page, opcode: str, in_flyout: bool) -> dict:
+    boxes = page.call("workspace.blockBoxes", {"flyout": in_flyout, "canvas": not in_flyout})
+    return next(b for b in boxes if b["opcode"] == opcode and not b["shadow"])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--cold-runs", type=int, default=3)
+    ap.add_argument("--envs", type=int, default=3, help="environments for the memory figure")
+    args = ap.parse_args()
+
+    cold = cold_creation(args.cold_runs)
+
+    session = shared_session()
+    session.acquire()  # keep the browser up between environments
+    time.sleep(1.0)
+    browser_alone = pss_mib(session.pids())
+
+    warm, resets, drags, clicks = [], [], [], []
+    env = None
+    for i in range(3):
+        t0 = time.perf_counter()
+        env = gym.make("ScratchWorld-Primitive-v0")
+        env.reset()
+        warm.append(time.perf_counter() - t0)
+        if i < 2:
+            env.close()
+    assert env is not None
+    page = env.unwrapped.page
+    env.reset()
+    move = block_box(page, "motion_movesteps", in_flyout=True)
+    env.step({"action_type": "drag", "start": [move["x"] + 8, move["y"] + 15], "end": [420, 200]})
+    for i in range(args.repeats):
+        placed = block_box(page, "motion_movesteps", in_flyout=False)
+        target = [420 + 120 * (i % 2), 200 + 150 * (i % 3)]
+        t0 = time.perf_counter()
+        _, _, _, _, info = env.step(
+            {"action_type": "drag", "start": [placed["x"] + 8, placed["y"] + 15], "end": target}
+        )
+        drags.append((time.perf_counter() - t0) * 1000)
+        assert info["last_action_error"] == "", info["last_action_error"]
+        t0 = time.perf_counter()
+        env.step({"action_type": "click", "start": [600, 500 + (i % 2) * 50]})
+        clicks.append((time.perf_counter() - t0) * 1000)
+    for _ in range(args.repeats):
+        t0 = time.perf_counter()
+        env.reset()
+        resets.append((time.perf_counter() - t0) * 1000)
+
+    envs = [env] + [gym.make("ScratchWorld-Primitive-v0") for _ in range(args.envs - 1)]
+    for e in envs[1:]:
+        e.reset()
+    time.sleep(1.0)
+    total = pss_mib(session.pids())
+    mem_per_env = (total - browser_alone) / len(envs)
+    for e in envs:
+        e.close()
+    session.release()
+
+    rows = []
+    for name, values, unit in (
+        ("create cold (fresh process)", cold, "s"),
+        ("create warm (browser running)", warm, "s"),
+        ("reset", resets, "ms"),
+        ("drag step (with observation)", drags, "ms"),
+        ("click step (with observation)", clicks, "ms"),
+    ):
+        p50, p90 = stats(values)
+        rows.append((name, unit, f"{p50:.3f}" if unit == "s" else f"{p50:.0f}",
+                     f"{p90:.3f}" if unit == "s" else f"{p90:.0f}", len(values)))  # fmt: skip
+    print(table(["measure", "unit", "median", "p90", "n"], rows))
+    print(
+        f"\nbrowser alone {browser_alone:.0f} MiB PSS; with {len(envs)} environments "
+        f"{total:.0f} MiB; per environment {mem_per_env:.0f} MiB"
+    )
+    print_json_last(
+        {
+            "create_cold_s": stats(cold)[0],
+            "create_warm_s": stats(warm)[0],
+            "reset_ms_p50": stats(resets)[0],
+            "reset_ms_p90": stats(resets)[1],
+            "drag_step_ms_p50": stats(drags)[0],
+            "drag_step_ms_p90": stats(drags)[1],
+            "click_step_ms_p50": stats(clicks)[0],
+            "click_step_ms_p90": stats(clicks)[1],
+            "browser_alone_mib": browser_alone,
+            "mem_per_env_mib": mem_per_env,
+            "envs_for_memory": len(envs),
+        }
+    )
+
+
+if __name__ == "__main__":
+    main()
