@@ -7,6 +7,8 @@ editor input) and an observation model (what the agent sees). The ids registered
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import time
 from pathlib import Path
 from typing import Any
@@ -15,32 +17,38 @@ import gymnasium as gym
 import numpy as np
 
 from scratch_gym.actions.base import ActionModel
-from scratch_gym.actions.drag_box import DragBoxActionModel
 from scratch_gym.actions.errors import ActionError
-from scratch_gym.actions.primitive import PrimitiveActionModel
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
 from scratch_gym.editor.projects import empty_project, read_project_file
 from scratch_gym.observations.base import EpisodeText, ObservationModel
-from scratch_gym.observations.pixels import PixelObservation, ScreenObservation
 
 DEFAULT_MAX_STEPS = 50
 NEUTRAL_MOUSE = (700.0, 30.0)  # empty menu-bar space: hovering it highlights nothing
 
 
-def make_action_model(name: str) -> ActionModel:
-    models = {"primitive": PrimitiveActionModel, "drag": DragBoxActionModel}
-    if name not in models:
-        raise ValueError(f"unknown action model {name!r}; allowed: {', '.join(models)}")
-    return models[name]()
+# Action and observation models by name: "module:Class". Each is built with the keyword arguments
+# it accepts from the environment's configuration (see ``_build``).
+ACTION_MODELS: dict[str, str] = {
+    "primitive": "scratch_gym.actions.primitive:PrimitiveActionModel",
+    "drag": "scratch_gym.actions.drag_box:DragBoxActionModel",
+    "composite": "scratch_gym.actions.composite:CompositeActionModel",
+}
+OBSERVATION_MODELS: dict[str, str] = {
+    "screen": "scratch_gym.observations.pixels:ScreenObservation",
+    "pixels": "scratch_gym.observations.pixels:PixelObservation",
+    "pseudocode": "scratch_gym.observations.pseudocode:PseudocodeObservation",
+}
 
 
-def make_observation_model(name: str, obs_size: tuple[int, int]) -> ObservationModel:
-    if name == "screen":
-        return ScreenObservation()
-    if name == "pixels":
-        return PixelObservation(obs_size)
-    raise ValueError(f"unknown observation model {name!r}; allowed: screen, pixels")
+def _build(table: dict[str, str], kind: str, name: str, **config: Any) -> Any:
+    """Instantiate the model ``name`` of ``table``, passing the config keys its class accepts."""
+    if name not in table:
+        raise ValueError(f"unknown {kind} model {name!r}; allowed: {', '.join(table)}")
+    module_name, class_name = table[name].split(":")
+    cls = getattr(importlib.import_module(module_name), class_name)
+    accepted = inspect.signature(cls).parameters
+    return cls(**{k: v for k, v in config.items() if k in accepted})
 
 
 class ScratchEnv(gym.Env):
@@ -84,8 +92,10 @@ class ScratchEnv(gym.Env):
         self.render_mode = render_mode
         self.max_steps = int(max_steps)
         self.settle_timeout_ms = int(settle_timeout_ms)
-        self.actions = make_action_model(action)
-        self.observations = make_observation_model(observation, tuple(obs_size))
+        self.actions: ActionModel = _build(ACTION_MODELS, "action", action)
+        self.observations: ObservationModel = _build(
+            OBSERVATION_MODELS, "observation", observation, size=tuple(obs_size)
+        )
         self.action_space = self.actions.space
         self.observation_space = self.observations.space
         self.default_project = project
@@ -128,6 +138,7 @@ class ScratchEnv(gym.Env):
         page = self._page
         self._steps += 1
         self.text.last_action_error = ""
+        self.text.last_action_result = ""
         action_info: dict[str, Any] = {"executed_action": None, "clipped": []}
         terminated = False
         try:
@@ -141,8 +152,12 @@ class ScratchEnv(gym.Env):
             else:
                 try:
                     action_info = self._perform(page, parsed)
+                except ActionError as exc:  # found invalid only in the editor (e.g. a refused connection)
+                    self.text.last_action_error = str(exc)
+                    action_info = {"executed_action": None, "clipped": []}
                 except PageDeadError as exc:
                     return self._dead_step(exc, t0)
+                self.text.last_action_result = str(action_info.get("action_result", ""))
         obs = self.observations.observe(page, self.text)
         info = self._info(page)
         info.update(action_info)

@@ -33,6 +33,11 @@ ENV_IDS: dict[str, EnvId] = {
         {"action": "drag", "observation": "pixels"},
         "RL (stable-baselines3): small screenshot (obs_size, default 128x72); Box(4) continuous drag",
     ),
+    "ScratchWorld-Composite-v0": EnvId(
+        SCRATCH_ENV,
+        {"action": "composite", "observation": "pseudocode"},
+        "LLM agents: program text with numbered blocks; semantic edits as JSON {api, args}",
+    ),
 }
 
 
