@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ("install", "envs", "run", "nl2scratch")
+SUBCOMMANDS = ("install", "envs", "run", "nl2scratch", "fuzz")
 
 
 def build_parser() -> argparse.ArgumentParser:

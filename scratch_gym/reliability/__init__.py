@@ -1,0 +1,1 @@
+"""Reliability tooling: action fuzzing and soak runs."""

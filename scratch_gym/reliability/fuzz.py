@@ -1,0 +1,213 @@
+"""Fuzzing the agent-facing action spaces with random and adversarial actions.
+
+Every generated action is stepped in a real environment. The invariants checked per action:
+the step returns (no exception, no hang past the time limit); an invalid action yields a specific,
+non-empty error and leaves the project and the editor view unchanged; nothing the agent sends is
+evaluated as code in the page (canary strings would set ``window.__scratch_gym_pwned``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium as gym
+
+from scratch_gym.actions.primitive import ACTION_NAMES
+
+CANARY_FLAG = "__scratch_gym_pwned"
+CODE_LIKE = (
+    f"'); window.{CANARY_FLAG} = 1; //",
+    f'"); window.{CANARY_FLAG} = 1; //',
+    f"${{window.{CANARY_FLAG} = 1}}",
+    f"</script><script>window.{CANARY_FLAG}=1</script>",
+    f"javascript:window.{CANARY_FLAG}=1",
+    f"`+(window.{CANARY_FLAG}=1)+`",
+)
+ODD_TEXT = (
+    "",
+    " ",
+    "Hello 🐱 — 猫",
+    "\u202e\u200b\u0000",
+    "x" * 20_000,
+    "line1\nline2\ttab",
+    "null",
+    "[]",
+    "{}",
+)
+ODD_NUMBERS = (
+    math.nan,
+    math.inf,
+    -math.inf,
+    -1.0,
+    1e308,
+    -1e308,
+    0.0,
+    10_000.0,
+    -10_000.0,
+    3.5,
+)
+
+
+@dataclass
+class FuzzReport:
+    """What a fuzz run found."""
+
+    actions: int = 0
+    invalid: int = 0
+    crashes: list[str] = field(default_factory=list)
+    missing_errors: list[str] = field(default_factory=list)
+    state_changed_by_invalid: list[str] = field(default_factory=list)
+    code_executed: bool = False
+    slowest_step_s: float = 0.0
+    hangs: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not (
+            self.crashes
+            or self.missing_errors
+            or self.state_changed_by_invalid
+            or self.code_executed
+            or self.hangs
+        )
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "actions": self.actions,
+            "invalid": self.invalid,
+            "crashes": len(self.crashes),
+            "missing_errors": len(self.missing_errors),
+            "state_changed_by_invalid": len(self.state_changed_by_invalid),
+            "code_executed": self.code_executed,
+            "hangs": len(self.hangs),
+            "slowest_step_s": round(self.slowest_step_s, 3),
+        }
+
+
+def _number(rng: random.Random) -> Any:
+    roll = rng.random()
+    if roll < 0.5:
+        return rng.uniform(-100, 1400)
+    if roll < 0.8:
+        return rng.choice(ODD_NUMBERS)
+    return rng.choice(["12", None, [], {}, True, "NaN"])
+
+
+def _point(rng: random.Random) -> Any:
+    roll = rng.random()
+    if roll < 0.8:
+        return [_number(rng), _number(rng)]
+    return rng.choice([[1], [1, 2, 3], "10,10", None, {"x": 1, "y": 2}, [[1, 2]]])
+
+
+def _text(rng: random.Random) -> Any:
+    roll = rng.random()
+    if roll < 0.4:
+        return rng.choice(CODE_LIKE)
+    if roll < 0.9:
+        return rng.choice(ODD_TEXT)
+    return rng.choice([12, None, ["a"], {"t": 1}])
+
+
+def primitive_actions(rng: random.Random) -> Iterator[Any]:
+    """Random and adversarial actions for the primitive Dict action space."""
+    fields = ("start", "end", "text", "keys", "scroll")
+    while True:
+        roll = rng.random()
+        if roll < 0.05:
+            yield rng.choice(["drag", 7, None, [1, 2], json.dumps({"action_type": "click"})])
+            continue
+        action: dict[str, Any] = {}
+        kind_roll = rng.random()
+        if kind_roll < 0.6:
+            action["action_type"] = rng.choice(ACTION_NAMES[:7])
+        elif kind_roll < 0.8:
+            action["action_type"] = rng.randrange(-3, len(ACTION_NAMES) + 3)
+        else:
+            action["action_type"] = rng.choice(
+                ["teleport", "", "DRAG", None, 2.5, True, CODE_LIKE[0]]
+            )
+        for name in fields:
+            if rng.random() < 0.7:
+                if name in ("start", "end"):
+                    action[name] = _point(rng)
+                elif name == "scroll":
+                    action[name] = [_number(rng), _number(rng)] if rng.random() < 0.8 else "up"
+                elif name == "keys":
+                    action[name] = rng.choice(
+                        ["Escape", "Control+a", "Hyper", "++", "F13", "", "Shift+Tab", 5]
+                    )
+                else:
+                    action[name] = _text(rng)
+        yield action
+
+
+def fuzz(
+    env: gym.Env,
+    actions: Iterator[Any],
+    n: int,
+    *,
+    is_valid: Callable[[Any], bool],
+    hang_s: float = 30.0,
+    reset_every: int = 25,
+    progress: Callable[[int], None] | None = None,
+) -> FuzzReport:
+    """Step ``n`` actions; check the invariants described in the module docstring."""
+    report = FuzzReport()
+    base = env.unwrapped
+    env.reset(seed=0)
+    for i in range(n):
+        if i and i % reset_every == 0:
+            env.reset()
+        action = next(actions)
+        page = base.page
+        before = (page.project_json()["targets"], page.call("view.state"))
+        t0 = time.perf_counter()
+        try:
+            _, _, terminated, truncated, info = env.step(action)
+        except Exception as exc:  # noqa: BLE001 - a crash is what we look for
+            report.crashes.append(f"{_short(action)}: {type(exc).__name__}: {exc}")
+            env.reset()
+            continue
+        elapsed = time.perf_counter() - t0
+        report.slowest_step_s = max(report.slowest_step_s, elapsed)
+        if elapsed > hang_s:
+            report.hangs.append(f"{_short(action)}: {elapsed:.1f} s")
+        report.actions += 1
+        error = info.get("last_action_error", "")
+        if not is_valid(action) or error:
+            report.invalid += 1
+            if not error:
+                report.missing_errors.append(_short(action))
+            elif (page.project_json()["targets"], page.call("view.state")) != before:
+                report.state_changed_by_invalid.append(f"{_short(action)} -> {error}")
+        if page.page.evaluate(f"Boolean(window.{CANARY_FLAG})"):
+            report.code_executed = True
+        if terminated or truncated:
+            env.reset()
+        if progress:
+            progress(1)
+    return report
+
+
+def primitive_is_valid(action: Any) -> bool:
+    """Whether the primitive parser accepts ``action`` (used to know which actions must fail)."""
+    from scratch_gym.actions.errors import ActionError
+    from scratch_gym.actions.primitive import parse_primitive_action
+
+    try:
+        parse_primitive_action(action)
+    except ActionError:
+        return False
+    return True
+
+
+def _short(action: Any) -> str:
+    text = repr(action)
+    return text if len(text) <= 200 else text[:200] + "..."
