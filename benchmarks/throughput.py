@@ -1,0 +1,155 @@
+"""Throughput of the RL-facing pixels id: steps and resets per second with 1, 2 and 4 environments.
+
+Episodes are 20 random drags (resets included), in ``SyncVectorEnv`` and ``AsyncVectorEnv``
+(shared memory). Also: memory per environment, the cost of each observation kind, and the speed-up
+against a fixed-wait baseline that sleeps 2 s after every action like the reference ScratchWorld
+server (measured in the same run). Prints a table; the last line is one JSON object.
+
+    python benchmarks/throughput.py [--steps 60] [--envs 1 2 4] [--baseline-steps 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import gymnasium as gym
+import numpy as np
+
+import scratch_gym  # noqa: F401
+from scratch_gym.cli.output import print_json_last, table
+from scratch_gym.editor.browser import pss_mib, shared_session
+
+ENV_ID = "ScratchWorld-PrimitivePixels-v0"
+EPISODE_STEPS = 20
+FIXED_WAIT_S = 2.0
+
+
+class FixedWait(gym.Wrapper):
+    """The reference server's behaviour: sleep a fixed time after each action."""
+
+    def step(self, action):
+        out = self.env.step(action)
+        time.sleep(FIXED_WAIT_S)
+        return out
+
+
+def make(fixed_wait: bool = False):
+    def thunk():
+        env = gym.make(ENV_ID, max_steps=EPISODE_STEPS)
+        return FixedWait(env) if fixed_wait else env
+
+    return thunk
+
+
+def run_vector(kind: str, n_envs: int, steps: int, fixed_wait: bool = False) -> dict:
+    cls = gym.vector.AsyncVectorEnv if kind == "async" else gym.vector.SyncVectorEnv
+    kwargs = {"shared_memory": True} if kind == "async" else {}
+    vec = cls([make(fixed_wait) for _ in range(n_envs)], **kwargs)
+    try:
+        vec.reset(seed=0)
+        vec.action_space.seed(0)
+        resets = 0
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            _, _, terminated, truncated, _ = vec.step(vec.action_space.sample())
+            resets += int(np.sum(terminated | truncated))
+        elapsed = time.perf_counter() - t0
+    finally:
+        vec.close()
+    total_steps = steps * n_envs
+    return {
+        "kind": kind,
+        "envs": n_envs,
+        "steps": total_steps,
+        "seconds": elapsed,
+        "steps_per_s": total_steps / elapsed,
+        "resets_per_s": resets / elapsed,
+    }
+
+
+def observation_costs(repeats: int = 10) -> dict[str, float]:
+    """Median ms of producing each observation kind on one page (same screen)."""
+    env = gym.make("ScratchWorld-Primitive-v0")
+    env.reset()
+    page = env.unwrapped.page
+    kinds = {
+        "pixels 1280x720": lambda: page.screenshot(),
+        "pixels 128x72": lambda: page.screenshot((128, 72)),
+    }
+    out = {}
+    for name, fn in kinds.items():
+        times = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - t0) * 1000)
+        out[name] = float(np.median(times))
+    env.close()
+    return out
+
+
+def memory_per_env(n: int = 2) -> float:
+    session = shared_session()
+    session.acquire()
+    time.sleep(0.5)
+    alone = pss_mib(session.pids())
+    envs = [gym.make(ENV_ID) for _ in range(n)]
+    for e in envs:
+        e.reset()
+    time.sleep(0.5)
+    total = pss_mib(session.pids())
+    for e in envs:
+        e.close()
+    session.release()
+    return (total - alone) / n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=60, help="vector steps per configuration")
+    ap.add_argument("--envs", type=int, nargs="+", default=[1, 2, 4])
+    ap.add_argument("--baseline-steps", type=int, default=4)
+    args = ap.parse_args()
+
+    results = []
+    for n in args.envs:
+        for kind in ("sync", "async"):
+            if n == 1 and kind == "async":
+                continue
+            results.append(run_vector(kind, n, args.steps))
+    baseline = run_vector("sync", 1, args.baseline_steps, fixed_wait=True)
+    costs = observation_costs()
+    mem = memory_per_env()
+
+    rows = [
+        (r["kind"], r["envs"], r["steps"], f"{r['steps_per_s']:.2f}", f"{r['resets_per_s']:.3f}")
+        for r in results
+    ]
+    rows.append(("fixed 2 s wait", 1, baseline["steps"], f"{baseline['steps_per_s']:.2f}", "-"))
+    print(table(["vector", "envs", "steps", "steps/s", "resets/s"], rows))
+    print()
+    print(table(["observation", "ms (median)"], [(k, f"{v:.1f}") for k, v in costs.items()]))
+    print(f"\nmemory per environment (browser PSS): {mem:.0f} MiB")
+
+    def best(n: int) -> float:
+        return max(r["steps_per_s"] for r in results if r["envs"] == n)
+
+    one = best(1) if 1 in args.envs else float("nan")
+    two = best(2) if 2 in args.envs else float("nan")
+    figures = {
+        "steps_per_s_1env": one,
+        "steps_per_s_2envs": two,
+        "steps_per_s_4envs": best(4) if 4 in args.envs else None,
+        "fixed_wait_steps_per_s": baseline["steps_per_s"],
+        "speedup_vs_fixed_wait": one / baseline["steps_per_s"],
+        "mem_per_env_mib": mem,
+        "observation_ms": costs,
+        "episode_steps": EPISODE_STEPS,
+        "runs": results,
+    }
+    print_json_last(figures)
+
+
+if __name__ == "__main__":
+    main()
