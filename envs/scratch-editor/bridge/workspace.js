@@ -59,23 +59,32 @@
     return viewState();
   });
 
-  // Does the workspace show exactly the editing target's VM blocks (same ids and parents)?
+  // Does the workspace show exactly the editing target's non-shadow VM blocks (same ids and
+  // parents)? Left out: shadows (Blockly 12 keeps no workspace block for a shadow hidden under a
+  // reporter) and the argument reporters of a custom block's prototype (the workspace gives them
+  // new ids).
   function workspaceMatchesVm () {
     const vm = SG.vm;
     const target = vm.editingTarget;
     if (!target) return true;
     const vmBlocks = target.blocks._blocks;
-    const wsBlocks = SG.workspace().getAllBlocks(false);
     let n = 0;
-    for (const b of wsBlocks) {
-      if (b.isInsertionMarker && b.isInsertionMarker()) continue;
+    for (const b of SG.workspace().getAllBlocks(false)) {
+      if (b.isShadow() || (b.isInsertionMarker && b.isInsertionMarker())) continue;
+      const parent = b.getParent();
+      if (parent && parent.type === 'procedures_prototype') continue;
       n++;
       const v = vmBlocks[b.id];
       if (!v) return false;
-      const parent = b.getParent();
       if ((v.parent || null) !== (parent ? parent.id : null)) return false;
     }
-    return n === Object.keys(vmBlocks).length;
+    let m = 0;
+    for (const id in vmBlocks) {
+      const v = vmBlocks[id];
+      const parent = v.parent ? vmBlocks[v.parent] : null;
+      if (!v.shadow && !(parent && parent.opcode === 'procedures_prototype')) m++;
+    }
+    return n === m;
   }
 
   function fingerprint () {
