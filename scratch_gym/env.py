@@ -22,6 +22,9 @@ from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
 from scratch_gym.editor.projects import empty_project, read_project_file
 from scratch_gym.observations.base import EpisodeText, ObservationModel
+from scratch_gym.tasks import TaskEpisode, list_tasks, load_task
+from scratch_gym.tasks.projects import load_project as load_task_project
+from scratch_gym.tasks.schema import Task
 
 DEFAULT_MAX_STEPS = 50
 NEUTRAL_MOUSE = (700.0, 30.0)  # empty menu-bar space: hovering it highlights nothing
@@ -64,12 +67,21 @@ class ScratchEnv(gym.Env):
         project: a project (.sb3 or project.json path, or a project dict) to start every episode
             from; ``reset(options={"project": ...})`` overrides it for one episode.
         browser: the Chromium session to open the page in (default: one shared per process).
+        task: a task id every episode uses (``reset(options={"task": id})`` overrides it).
+        tasks: a pool to sample a task from at each reset when none is given, seeded by
+            ``reset(seed=)``: ``"all"``, a category (``"create"``, ...) or a list of task ids.
+        reward_mode: ``"per_step"`` (evaluate after every step that changed the project) or
+            ``"sparse"`` (evaluate only when the episode ends). Rewards are changes of the partial
+            success rate (passed tests / tests), so an episode's return is final - initial PSR.
+        terminate_on_success: end the episode as soon as every test passes.
 
     Episodes: ``reset`` loads the project into the editor's VM (no page reload), selects the
     first sprite, stops the VM and restores the fixed editor view (Code tab, Motion category,
     default workspace scroll and zoom). Without a project the episode starts from the empty
     project (one sprite, "Sprite1", the cat). Without a task the instruction is empty and the
-    reward is 0. ``done``/``failed`` terminate; the step budget truncates.
+    reward is 0. With a task, the episode starts from its project with its instruction and step
+    budget, the starting project is evaluated (``info["initial_psr"]``), and info carries
+    ``tests``, ``psr`` and ``success``. ``done``/``failed`` terminate; the step budget truncates.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
@@ -84,11 +96,17 @@ class ScratchEnv(gym.Env):
         project: str | Path | dict | None = None,
         settle_timeout_ms: int = 3000,
         browser: BrowserSession | None = None,
+        task: str | None = None,
+        tasks: str | list[str] | None = None,
+        reward_mode: str = "per_step",
+        terminate_on_success: bool = False,
     ) -> None:
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if max_steps < 1:
             raise ValueError(f"max_steps must be >= 1, got {max_steps}")
+        if reward_mode not in ("per_step", "sparse"):
+            raise ValueError(f"reward_mode must be 'per_step' or 'sparse', got {reward_mode!r}")
         self.render_mode = render_mode
         self.max_steps = int(max_steps)
         self.settle_timeout_ms = int(settle_timeout_ms)
@@ -99,6 +117,12 @@ class ScratchEnv(gym.Env):
         self.action_space = self.actions.space
         self.observation_space = self.observations.space
         self.default_project = project
+        self.default_task = task
+        self.task_pool = tasks
+        self.reward_mode = reward_mode
+        self.terminate_on_success = terminate_on_success
+        self.episode: TaskEpisode | None = None
+        self._episode_max_steps = self.max_steps
         self._browser = browser
         self.text = EpisodeText()
         self._page: EditorPage | None = None
@@ -111,12 +135,19 @@ class ScratchEnv(gym.Env):
     ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         options = dict(options or {})
-        project = self._resolve_project(options.pop("project", self.default_project))
-        instruction = options.pop("instruction", "")
+        task = self._resolve_task(options.pop("task", self.default_task))
+        project_option = options.pop("project", None)
+        instruction = options.pop("instruction", None)
         if options:
             raise ValueError(
-                f"unknown reset options {sorted(options)}; allowed: project, instruction"
+                f"unknown reset options {sorted(options)}; allowed: task, project, instruction"
             )
+        if project_option is not None:
+            project = self._resolve_project(project_option)
+        elif task is not None and task.start is not None:
+            project = load_task_project(task.start)
+        else:
+            project = self._resolve_project(self.default_project)
         t0 = time.perf_counter()
         page = self._ensure_page()
         try:
@@ -125,9 +156,17 @@ class ScratchEnv(gym.Env):
             page.recover()
             self._load(page, project)
         self._steps = 0
+        self._episode_max_steps = task.step_budget if task is not None else self.max_steps
+        if instruction is None:
+            instruction = task.instruction if task is not None else ""
         self.text = EpisodeText(instruction=str(instruction))
+        info: dict[str, Any] = {}
+        self.episode = None
+        if task is not None:
+            self.episode = TaskEpisode(page, task, every_step=self.reward_mode == "per_step")
+            info.update(self.episode.start(load=False))
         obs = self.observations.observe(page, self.text)
-        info = self._info(page)
+        info.update(self._info(page))
         info["reset_time_ms"] = (time.perf_counter() - t0) * 1000
         return obs, info
 
@@ -152,18 +191,27 @@ class ScratchEnv(gym.Env):
             else:
                 try:
                     action_info = self._perform(page, parsed)
-                except ActionError as exc:  # found invalid only in the editor (e.g. a refused connection)
+                except (
+                    ActionError
+                ) as exc:  # found invalid only in the editor (e.g. a refused connection)
                     self.text.last_action_error = str(exc)
                     action_info = {"executed_action": None, "clipped": []}
                 except PageDeadError as exc:
                     return self._dead_step(exc, t0)
                 self.text.last_action_result = str(action_info.get("action_result", ""))
+        truncated = not terminated and self._steps >= self._episode_max_steps
+        reward = 0.0
+        info: dict[str, Any] = {}
+        if self.episode is not None:
+            reward, task_info = self.episode.step(final=terminated or truncated)
+            info.update(task_info)
+            if self.terminate_on_success and self.episode.success:
+                terminated, truncated = True, False
         obs = self.observations.observe(page, self.text)
-        info = self._info(page)
+        info.update(self._info(page))
         info.update(action_info)
         info["step_time_ms"] = (time.perf_counter() - t0) * 1000
-        truncated = not terminated and self._steps >= self.max_steps
-        return obs, 0.0, terminated, truncated, info
+        return obs, float(reward), terminated, truncated, info
 
     def render(self) -> np.ndarray | None:
         if self.render_mode != "rgb_array" or self._page is None:
@@ -189,6 +237,24 @@ class ScratchEnv(gym.Env):
         elif not self._page.is_alive():
             self._page.recover()
         return self._page
+
+    def _resolve_task(self, task: str | Task | None) -> Task | None:
+        if isinstance(task, Task):
+            return task
+        if task is not None:
+            return load_task(task)
+        if self.task_pool is None:
+            return None
+        pool = self.task_pool
+        if pool == "all":
+            candidates = list_tasks()
+        elif isinstance(pool, str):
+            candidates = list_tasks(pool)
+        else:
+            candidates = [load_task(task_id) for task_id in pool]
+        if not candidates:
+            raise ValueError(f"the task pool {pool!r} holds no task")
+        return candidates[int(self.np_random.integers(len(candidates)))]
 
     @staticmethod
     def _resolve_project(project: str | Path | dict | bytes | None) -> dict | bytes:
@@ -233,6 +299,7 @@ class ScratchEnv(gym.Env):
             "scripts": summary["scripts"],
             "editing_target": summary["editing_target"],
             "steps": self._steps,
+            "blocked_requests": len(page.requests.blocked),
         }
 
     def _dead_step(

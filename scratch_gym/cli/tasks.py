@@ -1,0 +1,140 @@
+"""``scratch-gym tasks``: list and filter tasks, run a task's adversarial check, evaluate a project.
+
+    scratch-gym tasks list [--category C] [--difficulty D] [--block OPCODE] [--scratchworld PATH]
+    scratch-gym tasks check TASK_ID          # golden passes, start/negatives/removals fail one
+    scratch-gym tasks evaluate TASK_ID [PROJECT]   # PROJECT: .sb3/.json/.toml (default: golden)
+
+With ``--json`` the last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from scratch_gym.cli.output import print_json_last, table
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("tasks", help="list tasks, check a task adversarially, evaluate a project")
+    actions = p.add_subparsers(dest="tasks_command", required=True, metavar="ACTION")
+
+    ls = actions.add_parser("list", help="list tasks (filtered)")
+    ls.add_argument("--category", help="create, debug, extend, compute, ...")
+    ls.add_argument("--difficulty", choices=["easy", "medium", "hard"])
+    ls.add_argument("--block", help="only tasks tagged with this opcode")
+    ls.add_argument("--scratchworld", metavar="PATH", help="list an original ScratchWorld checkout")
+
+    check = actions.add_parser("check", help="adversarial check of one task")
+    check.add_argument("task_id")
+
+    ev = actions.add_parser("evaluate", help="run a task's tests on a project file")
+    ev.add_argument("task_id")
+    ev.add_argument("project", nargs="?", help=".sb3, .json or .toml (default: the golden)")
+    ev.add_argument("--scratchworld", metavar="PATH", help="the task is from this checkout")
+
+    for q in (ls, check, ev):
+        q.add_argument("--json", action="store_true", help="print one JSON object last")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    return {"list": _list, "check": _check, "evaluate": _evaluate}[args.tasks_command](args)
+
+
+def _list(args: argparse.Namespace) -> int:
+    if args.scratchworld:
+        from scratch_gym.tasks.scratchworld import ScratchWorldCheckout
+
+        tasks = ScratchWorldCheckout(args.scratchworld).tasks(args.category)
+    else:
+        from scratch_gym.tasks import list_tasks
+
+        tasks = list_tasks(args.category)
+    if args.difficulty:
+        tasks = [t for t in tasks if t.tags.difficulty == args.difficulty]
+    if args.block:
+        tasks = [t for t in tasks if args.block in t.tags.blocks]
+    rows = [
+        (t.id, t.category, t.tags.difficulty, len(t.tests) or "ext", t.step_budget) for t in tasks
+    ]
+    print(table(["id", "category", "difficulty", "tests", "steps"], rows))
+    if args.json:
+        print_json_last({"tasks": [_task_json(t) for t in tasks], "count": len(tasks)})
+    return 0
+
+
+def _task_json(task: Any) -> dict[str, Any]:
+    return {
+        "id": task.id,
+        "category": task.category,
+        "difficulty": task.tags.difficulty,
+        "blocks": list(task.tags.blocks),
+        "tests": task.test_names,
+        "step_budget": task.step_budget,
+    }
+
+
+@contextmanager
+def editor_page() -> Iterator[Any]:
+    """A fresh editor page for one command, idle between evaluations."""
+    from scratch_gym.editor.page import EditorPage
+
+    page = EditorPage().open()
+    try:
+        page.settle(stop_vm=True)
+        yield page
+    finally:
+        page.close()
+
+
+def _check(args: argparse.Namespace) -> int:
+    from scratch_gym.tasks import load_task
+    from scratch_gym.tasks.adversarial import check_task
+
+    task = load_task(args.task_id)
+    with editor_page() as page:
+        report = check_task(page, task)
+    rows = []
+    for c in report.checks:
+        got = "neutral" if c.result is None else f"psr {c.result.psr:.2f}"
+        rows.append(("ok" if c.ok else "FAIL", c.expect, got, c.label))
+    print(table(["", "must", "got", "project"], rows))
+    for problem in report.problems():
+        print(f"problem: {problem}")
+    if args.json:
+        print_json_last(report.to_json())
+    return 0 if report.ok else 1
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from scratch_gym.tasks import Evaluator, load_task
+    from scratch_gym.tasks.projects import load_project
+
+    if args.scratchworld:
+        from scratch_gym.tasks.scratchworld import ScratchWorldCheckout
+
+        task = ScratchWorldCheckout(args.scratchworld).load(args.task_id)
+    else:
+        task = load_task(args.task_id)
+    source = (
+        Path(args.project)
+        if args.project
+        else (task.golden.path if task.golden else task.start.path)
+    )
+    with editor_page() as page:
+        result = Evaluator(page, task).evaluate(load_project(source))
+    rows = [
+        ("pass" if t.passed else "FAIL", t.name, f"{t.frames / 30:.1f}", t.message)
+        for t in result.tests
+    ]
+    print(table(["", "test", "virtual s", "message"], rows))
+    print(f"psr {result.psr:.3f}  success {result.success}  wall {result.wall_s:.2f} s")
+    if args.json:
+        print_json_last(
+            {"task": task.id, "project": str(source), **result.to_info(), "wall_s": result.wall_s}
+        )
+    return 0 if result.success else 1
