@@ -54,11 +54,16 @@ class Line:
     tokens: list[str] = field(default_factory=list)
 
 
+MAX_LINE_CHARS = 2000  # no block line comes close; longer input is rejected, not lexed
+MAX_DEPTH = 100  # bracket nesting deeper than any real script
+
 class _Lexer:
     def __init__(self, text: str, number: int) -> None:
         self.s = text
         self.n = len(text)
         self.number = number
+        self._failed: dict[tuple[int, str | None], ScratchblocksError] = {}
+        self._depth = 0
 
     def error(self, message: str, pos: int) -> ScratchblocksError:
         return ScratchblocksError(message, self.number, pos + 1, self.s)
@@ -70,6 +75,24 @@ class _Lexer:
         return i > 0 and not self.s[i - 1].isspace()
 
     def items(self, i: int, closer: str | None, top: bool = False) -> tuple[list[Item], int]:
+        """Items from ``i`` up to ``closer``. A failure at (i, closer) is remembered, so that
+        unbalanced input costs linear work instead of retrying every nested bracket."""
+        key = (i, closer)
+        if key in self._failed:
+            raise self._failed[key]
+        if self._depth >= MAX_DEPTH:
+            raise self.error(f"brackets are nested more than {MAX_DEPTH} deep", i)
+        self._depth += 1
+        try:
+            return self._items(i, closer, top)
+        except ScratchblocksError as exc:
+            if not top:
+                self._failed[key] = exc
+            raise
+        finally:
+            self._depth -= 1
+
+    def _items(self, i: int, closer: str | None, top: bool) -> tuple[list[Item], int]:
         out: list[Item] = []
         s = self.s
         while i < self.n:
@@ -175,6 +198,13 @@ def _apply_hints(items: list[Item]) -> list[Item]:
 
 def lex_line(text: str, number: int) -> Line:
     """Split one line into items (raises ScratchblocksError on unbalanced brackets)."""
+    if len(text) > MAX_LINE_CHARS:
+        raise ScratchblocksError(
+            f"line is {len(text)} characters long; at most {MAX_LINE_CHARS} are allowed per line",
+            number,
+            MAX_LINE_CHARS + 1,
+            text[:80] + "...",
+        )
     lexer = _Lexer(text, number)
     items, _ = lexer.items(0, None, top=True)
     items, hint = split_hint(items)

@@ -42,6 +42,7 @@ from scratch_gym.program.lexer import Bracket, Item, Line, Word, key_of, lex_lin
 from scratch_gym.program.values import colour_from_text, is_number
 
 DIALECTS = ("standard", "nl2scratch")
+SUGGEST_CHARS = 120  # longest text compared with block patterns for suggestions
 _VALUE_OPCODES = frozenset(
     {
         "data_variable",
@@ -227,7 +228,8 @@ class _Parser:
         }
         keys.update({p.key: [] for p in self.procs.values()})
         out = []
-        for k in difflib.get_close_matches(key, list(keys), n=3, cutoff=0.45):
+        # difflib is quadratic in the text's length: a suggestion only needs a block-sized prefix
+        for k in difflib.get_close_matches(key[:SUGGEST_CHARS], list(keys), n=3, cutoff=0.45):
             entries = keys[k]
             if entries:
                 out.append(entries[0][1].text)
@@ -583,7 +585,7 @@ class _Parser:
         if arg.dynamic or not arg.options:
             return text
         choices = [d for d, _ in arg.options]
-        close = difflib.get_close_matches(text.strip(), choices, n=3, cutoff=0.3)
+        close = difflib.get_close_matches(text.strip()[:SUGGEST_CHARS], choices, n=3, cutoff=0.3)
         raise self.error(
             f"'{text}' is not a choice of this menu of '{spec.scratchblocks}'; "
             f"choices: {', '.join(choices)}",

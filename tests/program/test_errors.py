@@ -70,3 +70,18 @@ def test_hat_inside_c_block():
 def test_reporter_where_a_boolean_goes():
     err = _error("wait until <(x position)>")
     assert err.column == 12 and "boolean" in err.message
+
+
+def test_adversarial_text_fails_fast_with_a_specific_error():
+    """Huge lines and deep or unbalanced nesting give errors quickly, never a hang or a crash."""
+    import random
+
+    rng = random.Random(0)
+    cases = ["x" * 100_000, "(" * 1500, "<(" * 900]
+    cases += ["".join(rng.choice("(((<[ ab") for _ in range(1999)) for _ in range(50)]
+    for text in cases:
+        with pytest.raises(ScratchblocksError) as info:
+            parse_scripts(text)
+        assert info.value.line == 1
+    with pytest.raises(ScratchblocksError, match="at most 2000 are allowed per line"):
+        parse_scripts("move (1) steps " * 200)
