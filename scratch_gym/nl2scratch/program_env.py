@@ -1,0 +1,368 @@
+"""ScratchWorld-Program-v0: NL2Scratch-style program writing in the real editor.
+
+The agent reads a description and writes a whole program in scratchblocks text; the program is
+parsed by the program model, loaded into the real editor (the target sprite of the starting
+project) and scored: SAC_nl against the description, SAC_ref against the reference program when
+there is one, and the task's unit tests when it has them. A program that does not parse comes
+back with the error's line and column and the episode goes on (``attempts`` tries).
+
+Episodes come from (first that applies): ``reset(options={"nl": ..., "reference": ...})``; a
+JSONL corpus of ``{key, nl, pseudocode}`` given to ``gym.make(corpus=PATH)`` (an example drawn
+with the reset seed, or ``options={"index": i}``); otherwise a task of the shipped suite (its
+instruction as the description, its golden scripts for the target sprite as the reference, its
+tests), drawn with the reset seed or named by ``options={"task": id}``.
+
+Reward: the task's PSR when it has tests, else SAC_ref when there is a reference, else SAC_nl.
+The episode terminates after the first program that parses and loads; it is truncated when the
+attempts are used up.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+from gymnasium import spaces
+
+from scratch_gym.editor.browser import BrowserSession
+from scratch_gym.editor.page import BridgeError, EditorPage
+from scratch_gym.editor.projects import empty_project
+from scratch_gym.nl2scratch.sac import sac_nl, sac_ref
+from scratch_gym.program import ScratchblocksError, parse_scripts, render_scripts
+from scratch_gym.spaces import UnicodeText
+from scratch_gym.tasks import Evaluator, Task, list_tasks, load_task
+from scratch_gym.tasks.projects import load_project
+
+MAX_PROGRAM_CHARS = 100_000
+
+
+@dataclass
+class ProgramEpisode:
+    """What one episode asks for and how it is scored."""
+
+    description: str
+    reference: list[str] | None = None
+    project: dict[str, Any] | bytes = field(default_factory=empty_project)
+    target: str = "Sprite1"
+    task: Task | None = None
+    key: str = ""
+
+
+class ProgramEnv(gym.Env):
+    """Write a Scratch program (scratchblocks text) from a description; see the module docstring.
+
+    Observation (``Dict`` of text): ``description``, ``target`` (the sprite the program is for),
+    ``context`` (sprites, costumes, backdrops, variables, lists, broadcasts of the project, as
+    JSON), ``last_error`` (parse or load error with line and column), ``attempts_left``.
+    Action: the program as text (standard scratchblocks or the NL2Scratch dialect).
+    Arguments: ``corpus`` (JSONL path), ``attempts`` (default 3), ``dialect`` ("nl2scratch" or
+    "standard": how ``(name)`` is read when no variable of that name exists), ``browser``.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 1}
+
+    def __init__(
+        self,
+        corpus: str | Path | None = None,
+        attempts: int = 3,
+        dialect: str = "nl2scratch",
+        render_mode: str | None = None,
+        browser: BrowserSession | None = None,
+    ) -> None:
+        if attempts < 1:
+            raise ValueError(f"attempts must be >= 1, got {attempts}")
+        if dialect not in ("nl2scratch", "standard"):
+            raise ValueError(f"dialect must be 'nl2scratch' or 'standard', got {dialect!r}")
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        self.corpus = _read_corpus(corpus) if corpus is not None else None
+        self.attempts = attempts
+        self.dialect = dialect
+        self.render_mode = render_mode
+        self.observation_space = spaces.Dict(
+            {
+                "description": UnicodeText(),
+                "target": UnicodeText(200),
+                "context": UnicodeText(),
+                "last_error": UnicodeText(),
+                "attempts_left": spaces.Discrete(attempts + 1),
+            }
+        )
+        self.action_space = UnicodeText(MAX_PROGRAM_CHARS)
+        self._browser = browser
+        self._page: EditorPage | None = None
+        self.episode: ProgramEpisode | None = None
+        self._attempts_left = attempts
+        self._last_error = ""
+
+    # -- Gymnasium API ----------------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        self.episode = self._episode(dict(options or {}))
+        page = self._ensure_page()
+        page.load_project(self.episode.project)
+        page.settle()
+        self._attempts_left = self.attempts
+        self._last_error = ""
+        info = {
+            "key": self.episode.key,
+            "task": self.episode.task.id if self.episode.task else None,
+        }
+        return self._obs(), info
+
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        if self.episode is None:
+            raise RuntimeError("call reset() before step()")
+        t0 = time.perf_counter()
+        self._attempts_left -= 1
+        info: dict[str, Any] = {"attempts_left": self._attempts_left}
+        try:
+            program = self._program_text(action)
+            loaded = self._load(program)
+        except (ScratchblocksError, ValueError) as exc:
+            self._last_error = str(exc)
+            info.update(last_error=self._last_error, parsed=False)
+            info["step_time_ms"] = (time.perf_counter() - t0) * 1000
+            return self._obs(), 0.0, False, self._attempts_left <= 0, info
+        self._last_error = ""
+        info.update(self._score(program, loaded))
+        info.update(parsed=True, last_error="", step_time_ms=(time.perf_counter() - t0) * 1000)
+        return self._obs(), float(info["score"]), True, False, info
+
+    def render(self) -> Any:
+        if self.render_mode != "rgb_array" or self._page is None:
+            return None
+        return self._page.screenshot()
+
+    def close(self) -> None:
+        if self._page is not None:
+            self._page.close()
+            self._page = None
+
+    # -- parts ------------------------------------------------------------------------------------
+    def _ensure_page(self) -> EditorPage:
+        if self._page is None:
+            self._page = EditorPage(self._browser).open()
+        elif not self._page.is_alive():
+            self._page.recover()
+        return self._page
+
+    def _episode(self, options: dict[str, Any]) -> ProgramEpisode:
+        if "nl" in options:
+            reference = options.pop("reference", None)
+            episode = ProgramEpisode(
+                description=str(options.pop("nl")),
+                reference=_lines(reference) if reference is not None else None,
+                key=str(options.pop("key", "")),
+            )
+        elif self.corpus is not None and "task" not in options:
+            index = options.pop("index", None)
+            if index is None:
+                index = int(self.np_random.integers(len(self.corpus)))
+            if not 0 <= int(index) < len(self.corpus):
+                raise ValueError(f"index {index} out of range 0-{len(self.corpus) - 1}")
+            row = self.corpus[int(index)]
+            episode = ProgramEpisode(
+                description=row["nl"],
+                reference=_lines(row.get("pseudocode")),
+                key=row.get("key", ""),
+            )
+        else:
+            task_id = options.pop("task", None)
+            task = load_task(task_id) if task_id else self._sample_task()
+            episode = _task_episode(task)
+        if options:
+            raise ValueError(
+                f"unknown reset options {sorted(options)}; allowed: nl, reference, key, index, task"
+            )
+        return episode
+
+    def _sample_task(self) -> Task:
+        tasks = [t for t in list_tasks() if t.golden is not None]
+        if not tasks:
+            raise ValueError("no task with a golden solution to write a program for")
+        return tasks[int(self.np_random.integers(len(tasks)))]
+
+    @staticmethod
+    def _program_text(action: Any) -> str:
+        if isinstance(action, (list, tuple)) and all(isinstance(x, str) for x in action):
+            action = "\n".join(action)
+        if not isinstance(action, str):
+            raise ValueError(
+                f"the action must be the program as text (or a list of lines), got {type(action).__name__}"
+            )
+        if len(action) > MAX_PROGRAM_CHARS:
+            raise ValueError(
+                f"the program has {len(action)} characters; at most {MAX_PROGRAM_CHARS}"
+            )
+        if not action.strip():
+            raise ValueError("the program is empty; write at least one script")
+        return action
+
+    def _load(self, program: str) -> dict[str, Any]:
+        """Parse the program, put it into the target sprite and load the project into the editor."""
+        assert self.episode is not None
+        project = project_json(self.episode.project)
+        targets = {t["name"]: t for t in project["targets"]}
+        stage = next(t for t in project["targets"] if t.get("isStage"))
+        target = targets[self.episode.target]
+        declared_vars = {**_names(stage, "variables"), **_names(target, "variables")}
+        declared_lists = {**_names(stage, "lists"), **_names(target, "lists")}
+        result = parse_scripts(
+            program,
+            dialect=self.dialect,
+            target=target,
+            stage=stage,
+            variables=declared_vars,
+            lists=declared_lists,
+        )
+        target["blocks"] = {}
+        result.apply_to(target, stage)
+        page = self._ensure_page()
+        try:
+            page.load_project(with_project_json(self.episode.project, project))
+        except BridgeError as exc:
+            page.load_project(self.episode.project)
+            raise ValueError(f"the program parsed but the editor refused it: {exc}") from exc
+        page.settle()
+        return project
+
+    def _score(self, program: str, project: dict[str, Any]) -> dict[str, Any]:
+        assert self.episode is not None
+        out: dict[str, Any] = {}
+        nl = sac_nl(program, self.episode.description)
+        out["sac_nl"] = nl.score
+        out["sac_nl_slots"] = {k: v for k, v in nl.slot_scores.items() if v is not None}
+        if self.episode.reference is not None:
+            out["sac_ref"] = sac_ref(program, self.episode.reference).score
+        page = self._ensure_page()
+        vm_blocks = page.call("vm.blocks", {"target": self.episode.target})
+        out["program_in_editor"] = render_scripts(vm_blocks, dialect=self.dialect)
+        if self.episode.task is not None and self.episode.task.tests:
+            result = Evaluator(page, self.episode.task).evaluate()
+            out.update(result.to_info())
+            out["score"] = result.psr
+        elif "sac_ref" in out:
+            out["score"] = out["sac_ref"]
+        else:
+            out["score"] = out["sac_nl"]
+        return out
+
+    def _obs(self) -> dict[str, Any]:
+        assert self.episode is not None
+        return {
+            "description": self.episode.description,
+            "target": self.episode.target,
+            "context": json.dumps(_context(project_json(self.episode.project)), ensure_ascii=False),
+            "last_error": self._last_error,
+            "attempts_left": max(self._attempts_left, 0),
+        }
+
+
+def _lines(program: Any) -> list[str]:
+    if isinstance(program, str):
+        return program.splitlines()
+    return [str(line) for line in program]
+
+
+def _names(target: dict[str, Any], key: str) -> dict[str, str]:
+    return {value[0]: var_id for var_id, value in target.get(key, {}).items()}
+
+
+def _context(project: dict[str, Any]) -> dict[str, Any]:
+    """Names the program may refer to."""
+    out: dict[str, Any] = {"sprites": {}, "stage": {}}
+    for target in project["targets"]:
+        entry = {
+            "costumes": [c["name"] for c in target.get("costumes", [])],
+            "sounds": [s["name"] for s in target.get("sounds", [])],
+            "variables": [v[0] for v in target.get("variables", {}).values()],
+            "lists": [v[0] for v in target.get("lists", {}).values()],
+        }
+        if target.get("isStage"):
+            entry["broadcasts"] = list(target.get("broadcasts", {}).values())
+            out["stage"] = entry
+        else:
+            out["sprites"][target["name"]] = entry
+    return out
+
+
+def _read_corpus(path: str | Path) -> list[dict[str, Any]]:
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"corpus file not found: {path}")
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{number}: not valid JSON ({exc})") from exc
+        if not isinstance(row, dict) or "nl" not in row:
+            raise ValueError(
+                f"{path}:{number}: each line needs an object with 'nl' (and 'pseudocode')"
+            )
+        rows.append(row)
+    if not rows:
+        raise ValueError(f"{path}: the corpus holds no example")
+    return rows
+
+
+def _task_episode(task: Task) -> ProgramEpisode:
+    """A program-writing episode from a task: its golden scripts for the sprite they change most."""
+    if task.start is None or task.golden is None:
+        raise ValueError(
+            f"task {task.id} has no starting and golden project to write a program for"
+        )
+    start_data = load_project(task.start)
+    start = project_json(start_data)
+    golden = project_json(load_project(task.golden))
+    start_targets = {t["name"]: t for t in start["targets"]}
+    best, best_gain = None, -1
+    for target in golden["targets"]:
+        before = len(start_targets.get(target["name"], {}).get("blocks", {}))
+        gain = len(target.get("blocks", {})) - before
+        if gain > best_gain:
+            best, best_gain = target, gain
+    assert best is not None
+    reference = render_scripts(best.get("blocks", {})).splitlines()
+    return ProgramEpisode(
+        description=task.instruction,
+        reference=reference,
+        project=start_data,
+        target=best["name"],
+        task=task,
+        key=task.id,
+    )
+
+
+def project_json(project: dict[str, Any] | bytes) -> dict[str, Any]:
+    """A fresh copy of the project.json of a project dict or .sb3 bytes."""
+    if isinstance(project, dict):
+        return json.loads(json.dumps(project))
+    with zipfile.ZipFile(io.BytesIO(project)) as zf:
+        return json.loads(zf.read("project.json"))
+
+
+def with_project_json(
+    original: dict[str, Any] | bytes, new: dict[str, Any]
+) -> dict[str, Any] | bytes:
+    """``new`` as loadable data: for an .sb3, the same archive (assets kept) with new project.json."""
+    if isinstance(original, dict):
+        return new
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(original)) as src, zipfile.ZipFile(out, "w") as dst:
+        for item in src.infolist():
+            if item.filename != "project.json":
+                dst.writestr(item, src.read(item.filename))
+        dst.writestr("project.json", json.dumps(new))
+    return out.getvalue()
