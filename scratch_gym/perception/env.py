@@ -1,0 +1,118 @@
+"""ScratchWorld-Perception-v0: one question about one editor screenshot; the action is the answer.
+
+Live (default): ``reset`` renders a scene of the benchmark (seed ``seed``, ``screens`` scenes) in the
+editor and asks one of its questions, with the ground truth read from the editor. With ``dataset``
+(a folder written by ``scratch-gym perception export``) the screenshots and questions come from the
+export and no browser is started. ``reset(options={"index": i})`` picks question ``i`` of the export,
+or in live mode ``{"scene": s, "question": q}``; otherwise the episode's RNG picks.
+Reward 1 for a correct answer (case-insensitive yes/no, exact text for field values), else 0.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from PIL import Image
+
+from scratch_gym.editor.browser import BrowserSession
+from scratch_gym.editor.page import EditorPage
+from scratch_gym.observations.pixels import screen_space
+from scratch_gym.perception.dataset import DEFAULT_SCREENS, DEFAULT_SEED, load, scene_questions
+from scratch_gym.perception.questions import is_correct
+from scratch_gym.spaces import UnicodeText
+
+
+class PerceptionEnv(gym.Env):
+    """Observation ``{"screenshot": (720, 1280, 3) uint8, "question": str}``; action: the answer."""
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 1}
+
+    def __init__(
+        self,
+        seed: int = DEFAULT_SEED,
+        screens: int = DEFAULT_SCREENS,
+        dataset: str | Path | None = None,
+        render_mode: str | None = None,
+        browser: BrowserSession | None = None,
+    ) -> None:
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.benchmark_seed = int(seed)
+        self.screens = int(screens)
+        self._browser = browser
+        self._page: EditorPage | None = None
+        self._folder: Path | None = None
+        self._questions: list[dict[str, Any]] = []
+        if dataset is not None:
+            self._folder, self._questions = load(dataset)
+        self.observation_space = gym.spaces.Dict(
+            {"screenshot": screen_space(), "question": UnicodeText()}
+        )
+        self.action_space = UnicodeText(1000)
+        self._question: dict[str, Any] | None = None
+        self._screenshot: np.ndarray | None = None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        options = dict(options or {})
+        if self._folder is not None:
+            index = options.pop("index", None)
+            if index is None:
+                index = int(self.np_random.integers(len(self._questions)))
+            q = self._questions[int(index)]
+            with Image.open(self._folder / q["image"]) as img:
+                self._screenshot = np.asarray(img.convert("RGB"))
+        else:
+            scene = options.pop("scene", None)
+            if scene is None:
+                scene = int(self.np_random.integers(self.screens))
+            pick = options.pop("question", None)
+            rendered = scene_questions(self._ensure_page(), self.benchmark_seed, int(scene))
+            if not rendered.questions:
+                raise RuntimeError(f"scene {scene} has no question")
+            if pick is None:
+                pick = int(self.np_random.integers(len(rendered.questions)))
+            q = rendered.questions[int(pick)].to_dict()
+            with Image.open(io.BytesIO(rendered.png)) as img:
+                self._screenshot = np.asarray(img.convert("RGB"))
+        if options:
+            raise ValueError(f"unknown reset options {sorted(options)}")
+        self._question = q
+        return self._obs(), {"id": q["id"], "kind": q["kind"], "subtype": q["subtype"]}
+
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        if self._question is None:
+            raise RuntimeError("call reset() before step()")
+        q = self._question
+        correct = is_correct(q, str(action))
+        info = {"id": q["id"], "kind": q["kind"], "subtype": q["subtype"], "answer": q["answer"],
+                "given": str(action), "correct": correct}  # fmt: skip
+        return self._obs(), float(correct), True, False, info
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode != "rgb_array" or self._screenshot is None:
+            return None
+        return self._screenshot.copy()
+
+    def close(self) -> None:
+        if self._page is not None:
+            self._page.close()
+            self._page = None
+
+    def _obs(self) -> dict[str, Any]:
+        assert self._question is not None and self._screenshot is not None
+        return {"screenshot": self._screenshot.copy(), "question": self._question["question"]}
+
+    def _ensure_page(self) -> EditorPage:
+        if self._page is None:
+            self._page = EditorPage(self._browser).open()
+        elif not self._page.is_alive():
+            self._page.recover()
+        return self._page
