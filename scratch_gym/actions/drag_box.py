@@ -9,8 +9,7 @@ from gymnasium import spaces
 
 from scratch_gym.actions.errors import ActionError
 from scratch_gym.actions.primitive import PrimitiveAction, drag
-from scratch_gym.editor.page import EditorPage
-from scratch_gym.editor.page import VIEWPORT
+from scratch_gym.editor.page import VIEWPORT, EditorPage
 
 
 def drag_box_space() -> spaces.Box:
@@ -28,7 +27,9 @@ def parse_drag_box(action: Any) -> PrimitiveAction:
     try:
         arr = np.asarray(action, dtype=np.float64).reshape(-1)
     except (TypeError, ValueError) as exc:
-        raise ActionError(f"the drag action must be 4 numbers in [-1, 1], got {action!r:.80}") from exc
+        raise ActionError(
+            f"the drag action must be 4 numbers in [-1, 1], got {action!r:.80}"
+        ) from exc
     if arr.size != 4:
         raise ActionError(f"the drag action must be 4 numbers (x0, y0, x1, y1), got {arr.size}")
     if not np.all(np.isfinite(arr)):

@@ -69,7 +69,9 @@ def primitive_action_space() -> spaces.Dict:
     """The LLM-facing primitive action space (a ``Dict``)."""
     w, h = VIEWPORT
     point = spaces.Box(
-        low=np.array([0, 0], np.float32), high=np.array([w - 1, h - 1], np.float32), dtype=np.float32
+        low=np.array([0, 0], np.float32),
+        high=np.array([w - 1, h - 1], np.float32),
+        dtype=np.float32,
     )
     return spaces.Dict(
         {
@@ -177,7 +179,9 @@ def _point(name: str, value: Any) -> tuple[tuple[float, float], bool]:
 def _scroll(value: Any) -> tuple[float, float]:
     dx, dy = _numbers("scroll", value, 2)
     if abs(dx) > MAX_SCROLL or abs(dy) > MAX_SCROLL:
-        raise ActionError(f"'scroll' components must be within +-{MAX_SCROLL:g}, got ({dx:g}, {dy:g})")
+        raise ActionError(
+            f"'scroll' components must be within +-{MAX_SCROLL:g}, got ({dx:g}, {dy:g})"
+        )
     return dx, dy
 
 
@@ -202,7 +206,9 @@ def _keys(value: Any) -> str:
     keys = _text("keys", value, 100, allow_empty=False).strip()
     parts = keys.split("+") if keys != "+" else ["+"]
     if any(not p for p in parts):
-        raise ActionError(f"'keys' {keys!r} has an empty key name; join keys with '+', e.g. Control+a")
+        raise ActionError(
+            f"'keys' {keys!r} has an empty key name; join keys with '+', e.g. Control+a"
+        )
     for part in parts:
         if len(part) > 1 and part not in _MODIFIERS and not _is_named_key(part):
             raise ActionError(
@@ -220,7 +226,9 @@ _NAMED_KEYS = {
 
 
 def _is_named_key(name: str) -> bool:
-    return name in _NAMED_KEYS or (name[0] == "F" and name[1:].isdigit() and 1 <= int(name[1:]) <= 12)
+    return name in _NAMED_KEYS or (
+        name[0] == "F" and name[1:].isdigit() and 1 <= int(name[1:]) <= 12
+    )
 
 
 def execute_primitive(page: EditorPage, action: PrimitiveAction) -> None:

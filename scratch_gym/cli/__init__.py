@@ -10,7 +10,16 @@ import argparse
 import importlib
 import sys
 
-SUBCOMMANDS = ("install", "envs", "run", "nl2scratch", "fuzz")
+SUBCOMMANDS = (
+    "install",
+    "envs",
+    "run",
+    "eval",
+    "tasks",
+    "nl2scratch",
+    "perception",
+    "fuzz",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

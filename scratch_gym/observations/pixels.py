@@ -51,7 +51,9 @@ class PixelObservation:
     def __init__(self, size: tuple[int, int] = (128, 72)) -> None:
         w, h = size
         if not (8 <= w <= VIEWPORT[0] and 8 <= h <= VIEWPORT[1]):
-            raise ValueError(f"obs_size must be (width, height) within 8..1280 x 8..720, got {size}")
+            raise ValueError(
+                f"obs_size must be (width, height) within 8..1280 x 8..720, got {size}"
+            )
         self.size = (int(w), int(h))
         self.space = screen_space(self.size)
 

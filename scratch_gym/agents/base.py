@@ -1,0 +1,57 @@
+"""The agent interface: a policy for a plain Gymnasium loop.
+
+```python
+agent.reset(task)                      # a Task (or None) before each episode
+obs, info = env.reset(options={"task": task.id})
+while True:
+    action = agent.act(obs, info)
+    obs, reward, terminated, truncated, info = env.step(action)
+    if terminated or truncated:
+        break
+```
+
+Agents that need privileged access to the editor (the oracle reads block geometry) get the
+environment through :meth:`Agent.bind`; ``agent.info`` holds what the last ``act`` wants recorded
+(token usage, the raw reply, parse errors).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+MODES = ("primitive", "composite", "single_drag")
+
+
+class AgentError(RuntimeError):
+    """The agent could not produce an action for reasons outside the task (e.g. its API is down)."""
+
+
+class Agent(ABC):
+    """A policy: ``reset(task)`` once per episode, then ``act(observation, info) -> action``."""
+
+    name: str = "agent"
+    mode: str = "primitive"
+
+    def __init__(self) -> None:
+        self.info: dict[str, Any] = {}
+
+    def bind(self, env: Any) -> None:
+        """Give the agent the environment (default: ignored). Called before each episode."""
+        return None
+
+    def seed(self, seed: int) -> None:
+        """Seed the agent's randomness for the next episode (default: nothing to seed)."""
+        return None
+
+    def reset(self, task: Any = None) -> None:
+        """Start a new episode on ``task`` (a :class:`scratch_gym.tasks.Task` or None)."""
+        self.info = {}
+
+    @abstractmethod
+    def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        """The next action for the environment's action space."""
+
+    def close(self) -> None:
+        """Release what the agent holds (HTTP sessions, ...)."""
+        return None

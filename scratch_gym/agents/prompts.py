@@ -1,0 +1,91 @@
+"""System prompts for each mode, generated from the action catalogues.
+
+The action tables come from the catalogues themselves (``actions_markdown`` for primitive mode,
+``composite_actions_markdown`` for composite mode, the ``drag`` entry of ``PRIMITIVE_ACTIONS``
+for single-drag), so a change to an action changes the prompt.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from scratch_gym.agents.coords import Coordinates
+
+INTRO = (
+    "You are an agent operating the Scratch 3 editor to complete a programming task. "
+    "Each turn you receive the task instruction, the current observation and your recent steps; "
+    "you answer with exactly one action."
+)
+REPLY_FORMAT = (
+    "Reply in this format:\n"
+    "Analysis: <one short paragraph: what you see, what is left to do, what the next action does>\n"
+    "<one JSON object: the action>\n"
+    "Do not write anything after the JSON object."
+)
+
+
+def system_prompt(mode: str, coords: Coordinates | None = None) -> str:
+    """The system prompt of ``mode`` (``primitive``, ``composite`` or ``single_drag``)."""
+    coords = coords or Coordinates()
+    if mode == "primitive":
+        return primitive_prompt(coords)
+    if mode == "composite":
+        return composite_prompt()
+    if mode == "single_drag":
+        return single_drag_prompt(coords)
+    raise ValueError(f"unknown mode {mode!r}; allowed: primitive, composite, single_drag")
+
+
+def primitive_prompt(coords: Coordinates) -> str:
+    from scratch_gym.actions.primitive import actions_markdown
+
+    return "\n\n".join(
+        [
+            INTRO,
+            "You see a screenshot of the editor and act with the mouse and keyboard. "
+            "Drag blocks from the palette onto the code area and onto each other to build scripts; "
+            "click an input to edit it, then type. Answer `done` when the task is complete.",
+            "## Actions\n" + actions_markdown(),
+            "Write `action_type` as its name. " + coords.describe(),
+            'Example: {"action_type": "drag", "start": [88, 140], "end": [420, 200]}',
+            REPLY_FORMAT,
+        ]
+    )
+
+
+def composite_prompt() -> str:
+    try:
+        module = importlib.import_module("scratch_gym.actions.composite")
+        table = module.composite_actions_markdown()
+    except (ImportError, AttributeError) as exc:
+        raise RuntimeError(
+            "composite mode needs scratch_gym.actions.composite.composite_actions_markdown"
+        ) from exc
+    return "\n\n".join(
+        [
+            INTRO,
+            "You see the program as scratchblocks text in which every block carries an index, "
+            "with each field's value and choices, and the result of your last action. You edit "
+            "the program with semantic calls. Indices refer to the latest observation.",
+            "## Actions\n" + table,
+            'Answer with one JSON object {"api": NAME, "args": {...}}. '
+            'Call {"api": "done", "args": {}} when the task is complete.',
+            REPLY_FORMAT,
+        ]
+    )
+
+
+def single_drag_prompt(coords: Coordinates) -> str:
+    from scratch_gym.actions.primitive import PRIMITIVE_ACTIONS
+
+    drag = next(a for a in PRIMITIVE_ACTIONS if a.name == "drag")
+    return "\n\n".join(
+        [
+            INTRO,
+            "This episode is a single drag: you get one action, and it must be `drag`.",
+            f"`drag` (fields: {', '.join(drag.fields)}): {drag.description}",
+            coords.describe(),
+            'Example: {"action_type": "drag", "start": [88, 140], "end": [420, 200]}',
+            REPLY_FORMAT,
+        ]
+    )

@@ -1,0 +1,135 @@
+"""``scratch-gym eval``: evaluate an agent on a task suite; tables, plots, JSON.
+
+Examples::
+
+    scratch-gym eval --agent oracle --mode primitive --runs 1 --results out/oracle.jsonl
+    scratch-gym eval --agent random --categories create debug --runs 3 --workers 2 --resume
+    scratch-gym eval --agent llm --base-url http://localhost:8000/v1 --model qwen2.5-vl \\
+        --coords smart_resize --api-key-env MY_KEY --record out/rec
+    scratch-gym eval --report out/*.jsonl --plot out/categories.png   # tables only
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from scratch_gym.cli.output import print_json_last
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from scratch_gym.agents.coords import CONVENTIONS
+    from scratch_gym.agents.factory import AGENTS
+
+    p = sub.add_parser("eval", help="evaluate an agent on a task suite (tables, plots, JSON)")
+    p.add_argument("--agent", choices=AGENTS, default="random", help="agent to evaluate")
+    p.add_argument("--label", default="", help="row name in the tables (default: the agent)")
+    p.add_argument("--mode", default="primitive", choices=["primitive", "composite"])
+    p.add_argument("--categories", nargs="*", default=None, help="task categories (default: all)")
+    p.add_argument("--tasks", nargs="*", default=None, help="task ids (instead of categories)")
+    p.add_argument("--runs", "-k", type=int, default=1, help="runs per task")
+    p.add_argument("--workers", type=int, default=1, help="environments in parallel (processes)")
+    p.add_argument(
+        "--ray", default=None, metavar="ADDRESS", help="Ray cluster ('local' starts one)"
+    )
+    p.add_argument("--results", default="runs/results.jsonl", help="results JSONL file")
+    p.add_argument(
+        "--resume", action="store_true", help="continue a results file, skipping done episodes"
+    )
+    p.add_argument("--record", default=None, metavar="DIR", help="save GIF + HTML of every episode")
+    p.add_argument("--plot", default=None, metavar="PNG", help="save a per-category bar chart")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--reward-mode", default="sparse", choices=["sparse", "per_step"])
+    p.add_argument("--max-steps", type=int, default=None, help="override the tasks' step budgets")
+    p.add_argument(
+        "--report",
+        nargs="*",
+        default=None,
+        metavar="JSONL",
+        help="only print tables (and --plot) of these results files",
+    )
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument("--json", action="store_true", help="print one JSON object last")
+    llm = p.add_argument_group("llm agent")
+    llm.add_argument("--base-url", default="https://api.openai.com/v1")
+    llm.add_argument("--model", default="gpt-4o")
+    llm.add_argument(
+        "--api-key-env", default="OPENAI_API_KEY", help="environment variable with the key"
+    )
+    llm.add_argument("--coords", default="pixels", choices=CONVENTIONS)
+    llm.add_argument("--history", type=int, default=5, help="recent steps in the prompt")
+    llm.add_argument("--max-retries", type=int, default=3)
+    llm.add_argument("--temperature", type=float, default=0.0)
+    p.set_defaults(handler=run)
+
+
+def agent_kwargs(args: argparse.Namespace) -> dict:
+    if args.agent == "llm":
+        return {
+            "base_url": args.base_url,
+            "model": args.model,
+            "api_key_env": args.api_key_env,
+            "coords": args.coords,
+            "history": args.history,
+            "max_retries": args.max_retries,
+            "temperature": args.temperature,
+        }
+    if args.agent == "random":
+        return {"seed": args.seed}
+    return {}
+
+
+def run(args: argparse.Namespace) -> int:
+    from scratch_gym.runner import AgentSpec, EnvSpec, ResultsFile, ResumeError, evaluate
+    from scratch_gym.runner.tables import (
+        perception_table,
+        single_drag_table,
+        summary,
+        table1,
+    )
+
+    if args.report is not None:
+        records = [r for path in args.report for r in ResultsFile(path).records()]
+    else:
+        spec = AgentSpec(args.agent, args.mode, agent_kwargs(args), args.label)
+        env = EnvSpec(reward_mode=args.reward_mode, max_steps=args.max_steps)
+        try:
+            records = evaluate(
+                spec,
+                categories=args.categories,
+                task_ids=args.tasks,
+                runs=args.runs,
+                workers=args.workers,
+                results=args.results,
+                resume=args.resume,
+                env=env,
+                ray_address=args.ray,
+                record_dir=args.record,
+                seed=args.seed,
+                progress=not args.no_progress,
+            )
+        except ResumeError as exc:
+            print(f"error: {exc}")
+            return 2
+    print(table1(records))
+    if any(r.get("mode") == "single_drag" for r in records):
+        print("\nSingle-drag\n" + single_drag_table(records))
+    if any(r.get("mode") == "perception" for r in records):
+        print("\nPerception (accuracy %)\n" + perception_table(records))
+    if args.plot:
+        from scratch_gym.runner.plots import plot_categories
+
+        print(f"plot: {plot_categories(records, Path(args.plot))}")
+    if args.json:
+        s = summary(records)
+        print_json_last(
+            {
+                "sr": s["sr"],
+                "psr": s["psr"],
+                "episodes": s["episodes"],
+                "infra": s["infra"],
+                "categories": s["categories"],
+                "results": args.results if args.report is None else args.report,
+            }
+        )
+    return 0

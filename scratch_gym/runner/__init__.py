@@ -1,0 +1,34 @@
+"""Evaluating agents: episodes, suites in processes or on Ray, results files, tables, plots,
+recordings.
+
+* ``evaluate(AgentSpec(...), categories=..., runs=k, workers=n, results=path, resume=...)``
+* ``run_task(task_id, agent, mode, record_dir=...)``: one watched episode
+* ``table1(records)``, ``single_drag_table``, ``perception_table``, ``plot_categories``
+* ``ResultsFile``: the JSONL store (atomic appends, resume)
+* ``Recorder``: GIF + HTML of an episode
+"""
+
+from __future__ import annotations
+
+from scratch_gym.runner.jobs import AgentSpec, EnvSpec, Job
+from scratch_gym.runner.recording import Recorder
+from scratch_gym.runner.results import ResultsFile
+from scratch_gym.runner.single import run_task
+from scratch_gym.runner.suite import ResumeError, evaluate, select_tasks
+from scratch_gym.runner.tables import perception_table, single_drag_table, summary, table1
+
+__all__ = [
+    "AgentSpec",
+    "EnvSpec",
+    "Job",
+    "Recorder",
+    "ResultsFile",
+    "ResumeError",
+    "evaluate",
+    "perception_table",
+    "run_task",
+    "select_tasks",
+    "single_drag_table",
+    "summary",
+    "table1",
+]

@@ -1,0 +1,154 @@
+"""One episode of an agent on a task: the Gymnasium loop, infrastructure errors, the record.
+
+An episode whose page or browser died (``info["infrastructure_error"]``, or the environment
+raising on reset) is retried on a recovered environment, and recorded as
+``status = "infrastructure_error"`` when retries run out; an agent whose API failed
+(:class:`AgentError`) gives ``status = "agent_error"``. Neither counts as an agent failure in the
+tables, and both are redone on resume. Other agent exceptions end the episode as a failure.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from scratch_gym.agents.base import Agent, AgentError
+from scratch_gym.runner.recording import Recorder
+
+INFRA_RETRIES = 2
+
+
+class InfrastructureError(RuntimeError):
+    """The environment failed for reasons outside the agent (the page or browser died)."""
+
+
+def run_episode(
+    env: Any,
+    agent: Agent,
+    task: Any,
+    *,
+    seed: int = 0,
+    record_dir: str | None = None,
+    on_step: Callable[[int, Any, float, dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Play one episode; returns the outcome fields of a result record (status ``ok`` or error).
+
+    Raises InfrastructureError when the environment failed (callers retry)."""
+    t0 = time.perf_counter()
+    agent.bind(env)
+    agent.seed(seed)
+    try:
+        obs, info = env.reset(seed=seed, options={"task": task.id})
+    except Exception as exc:  # noqa: BLE001 - a dead browser surfaces as many exception types
+        raise InfrastructureError(f"reset failed: {type(exc).__name__}: {exc}") from exc
+    agent.reset(task)
+    recorder = Recorder(record_dir, title=f"{agent.name} on {task.id}") if record_dir else None
+    initial_psr = float(info.get("initial_psr", info.get("psr", 0.0)) or 0.0)
+    total = 0.0
+    steps = 0
+    terminated = truncated = False
+    usage: dict[str, int] = {}
+    action_errors = 0
+    agent_exception = ""
+    while not (terminated or truncated):
+        try:
+            action = agent.act(obs, info)
+        except AgentError as exc:
+            return _agent_error(exc, steps, t0)
+        except Exception as exc:  # noqa: BLE001 - an agent bug is that agent's failure
+            if _page_died(env):  # privileged agents read the page, and saw it die
+                raise InfrastructureError(f"the page died while the agent acted: {exc}") from exc
+            agent_exception = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"
+            break
+        if recorder is not None:
+            recorder.step(_frame(env, obs), action, agent.info)
+        obs, reward, terminated, truncated, info = env.step(action)
+        steps += 1
+        total += float(reward)
+        if recorder is not None:
+            recorder.result(reward, info)
+        if on_step is not None:
+            on_step(steps, action, float(reward), info)
+        if info.get("infrastructure_error"):
+            raise InfrastructureError(str(info["infrastructure_error"]))
+        if info.get("last_action_error"):
+            action_errors += 1
+        for k, v in (agent.info.get("usage") or {}).items():
+            usage[k] = usage.get(k, 0) + int(v)
+    psr = float(info.get("psr", initial_psr) or 0.0)
+    success = bool(info.get("success", False)) and not agent_exception
+    outcome = {
+        "status": "ok",
+        "success": success,
+        "psr": psr,
+        "initial_psr": initial_psr,
+        "return": total,
+        "steps": steps,
+        "terminated": terminated,
+        "truncated": truncated,
+        "action_errors": action_errors,
+        "tests": [{"name": t["name"], "passed": t["passed"]} for t in info.get("tests", [])],
+        "usage": usage,
+        "wall_s": time.perf_counter() - t0,
+    }
+    if agent_exception:
+        outcome["agent_exception"] = agent_exception
+    if agent.info.get("unsupported"):
+        outcome["unsupported"] = agent.info["unsupported"]
+    if recorder is not None:
+        verdict = "success" if success else "failure"
+        recorder.finish(_frame(env, obs), f"{verdict}, psr {psr:.2f}, return {total:+.2f}")
+        outcome["recording"] = str(recorder.folder)
+    return outcome
+
+
+def run_with_retries(
+    make_env: Callable[[], Any],
+    env: Any,
+    agent: Agent,
+    task: Any,
+    retries: int = INFRA_RETRIES,
+    **kwargs: Any,
+) -> tuple[dict[str, Any], Any]:
+    """``run_episode`` retrying infrastructure errors (on a new environment after the second
+    failure); returns (outcome, the environment to keep using)."""
+    last = ""
+    for attempt in range(retries + 1):
+        try:
+            outcome = run_episode(env, agent, task, **kwargs)
+            outcome["infra_retries"] = attempt
+            return outcome, env
+        except InfrastructureError as exc:
+            last = str(exc)
+            if attempt >= 1:
+                try:
+                    env.close()
+                except Exception:  # noqa: BLE001 - the old environment is already broken
+                    pass
+                env = make_env()
+    return {"status": "infrastructure_error", "error": last, "infra_retries": retries}, env
+
+
+def _agent_error(exc: Exception, steps: int, t0: float) -> dict[str, Any]:
+    return {
+        "status": "agent_error",
+        "error": str(exc),
+        "steps": steps,
+        "wall_s": time.perf_counter() - t0,
+    }
+
+
+def _page_died(env: Any) -> bool:
+    page = getattr(getattr(env, "unwrapped", env), "_page", None)
+    try:
+        return page is not None and not page.is_alive()
+    except Exception:  # noqa: BLE001 - asking a dead page can fail too
+        return True
+
+
+def _frame(env: Any, obs: Any) -> Any:
+    if isinstance(obs, dict) and "screenshot" in obs:
+        return obs["screenshot"]
+    return env.render()

@@ -1,0 +1,124 @@
+"""Result tables: the paper's Table 1, and tables for single-drag and perception runs.
+
+Table 1: one block per mode, one row per agent, SR per category (Create, Debug, Extend, Compute),
+overall SR and overall PSR. Rates average over every counted episode (all tasks x k runs);
+episodes with infrastructure or API errors are left out and counted in ``infra``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from scratch_gym.cli.output import table
+
+CATEGORIES = ("create", "debug", "extend", "compute")
+MODES = ("primitive", "composite")
+
+
+def counted(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Episodes that count for the agent (status ``ok``)."""
+    return [r for r in records if r.get("status") == "ok"]
+
+
+def summary(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Overall figures: sr, psr, episodes (counted), infra (left out), per-category sr."""
+    records = list(records)
+    ok = counted(records)
+    out: dict[str, Any] = {
+        "episodes": len(ok),
+        "infra": len(records) - len(ok),
+        "sr": _mean(r["success"] for r in ok),
+        "psr": _mean(r["psr"] for r in ok),
+    }
+    by_cat: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in ok:
+        by_cat[r.get("category", "")].append(r)
+    out["categories"] = {
+        c: {"sr": _mean(r["success"] for r in rs), "psr": _mean(r["psr"] for r in rs), "n": len(rs)}
+        for c, rs in sorted(by_cat.items())
+    }
+    return out
+
+
+def table1(records: Iterable[dict[str, Any]]) -> str:
+    """The Table 1 layout, one block per mode present in ``records``."""
+    records = list(records)
+    blocks = []
+    modes = [m for m in MODES if any(r.get("mode") == m for r in records)]
+    modes += sorted(
+        {r.get("mode") for r in records} - set(MODES) - {None, "single_drag", "perception"}
+    )
+    for mode in modes:
+        rows = []
+        agents = _ordered(r["agent"] for r in records if r.get("mode") == mode)
+        for agent in agents:
+            mine = [r for r in records if r.get("mode") == mode and r["agent"] == agent]
+            s = summary(mine)
+            cats = [_pct(s["categories"].get(c, {}).get("sr")) for c in CATEGORIES]
+            rows.append([agent, *cats, _pct(s["sr"]), _pct(s["psr"]), s["episodes"], s["infra"]])
+        headers = [
+            "agent",
+            "Create",
+            "Debug",
+            "Extend",
+            "Compute",
+            "SR",
+            "PSR",
+            "episodes",
+            "infra",
+        ]
+        blocks.append(f"{mode.capitalize()} mode (success rate %, PSR %)\n{table(headers, rows)}")
+    return "\n\n".join(blocks)
+
+
+def single_drag_table(records: Iterable[dict[str, Any]]) -> str:
+    """Single-drag runs (records with mode ``single_drag``, ``kind``, ``success``,
+    ``start_correct``): success and start accuracy per task kind and overall, per agent."""
+    records = [r for r in records if r.get("mode") == "single_drag" and r.get("status") == "ok"]
+    kinds = sorted({r.get("kind", "") for r in records})
+    rows = []
+    for agent in _ordered(r["agent"] for r in records):
+        mine = [r for r in records if r["agent"] == agent]
+        row: list[Any] = [agent]
+        for kind in kinds:
+            row.append(_pct(_mean(r["success"] for r in mine if r.get("kind") == kind)))
+        row += [
+            _pct(_mean(r["success"] for r in mine)),
+            _pct(_mean(r.get("start_correct", False) for r in mine)),
+            len(mine),
+        ]
+        rows.append(row)
+    return table(["agent", *kinds, "success", "start correct", "episodes"], rows)
+
+
+PERCEPTION_KINDS = ("connection", "existence", "field")
+
+
+def perception_table(records: Iterable[dict[str, Any]]) -> str:
+    """Perception runs (records with mode ``perception``, ``question`` kind, ``correct``):
+    accuracy for connection, existence, field and overall, per agent."""
+    records = [r for r in records if r.get("mode") == "perception" and r.get("status") == "ok"]
+    rows = []
+    for agent in _ordered(r["agent"] for r in records):
+        mine = [r for r in records if r["agent"] == agent]
+        row: list[Any] = [agent]
+        for kind in PERCEPTION_KINDS:
+            row.append(_pct(_mean(r["correct"] for r in mine if r.get("question") == kind)))
+        row += [_pct(_mean(r["correct"] for r in mine)), len(mine)]
+        rows.append(row)
+    return table(["agent", "connection", "existence", "field", "overall", "questions"], rows)
+
+
+def _mean(values: Iterable[Any]) -> float | None:
+    vals = [float(v) for v in values]
+    return sum(vals) / len(vals) if vals else None
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def _ordered(names: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(names))

@@ -1,0 +1,74 @@
+"""A worker owns its environments (one per mode) and agents, and turns jobs into records.
+
+The same class runs inline, in a worker process (:mod:`scratch_gym.runner.pool`) and as a Ray
+actor (:mod:`scratch_gym.runner.ray_pool`).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from typing import Any
+
+from scratch_gym.agents.base import Agent
+from scratch_gym.agents.factory import make_agent
+from scratch_gym.runner.episode import run_with_retries
+from scratch_gym.runner.jobs import AgentSpec, EnvSpec, Job
+
+
+class EpisodeWorker:
+    def __init__(self, env_spec: EnvSpec) -> None:
+        self.env_spec = env_spec
+        self.envs: dict[str, Any] = {}
+        self.agents: dict[str, Agent] = {}
+
+    def env(self, mode: str) -> Any:
+        if mode not in self.envs:
+            self.envs[mode] = self.env_spec.make(mode)
+        return self.envs[mode]
+
+    def agent(self, spec: AgentSpec) -> Agent:
+        key = f"{spec.title}|{spec.mode}"
+        if key not in self.agents:
+            self.agents[key] = make_agent(spec.name, spec.mode, **dict(spec.kwargs))
+        return self.agents[key]
+
+    def run(self, job: Job) -> dict[str, Any]:
+        from scratch_gym.tasks import load_task
+
+        mode = job.agent.mode
+        started = time.time()
+        try:
+            task = load_task(job.task)
+            outcome, self.envs[mode] = run_with_retries(
+                lambda: self.env_spec.make(mode),
+                self.env(mode),
+                self.agent(job.agent),
+                task,
+                seed=job.seed,
+                record_dir=job.record_dir,
+            )
+        except Exception as exc:  # noqa: BLE001 - e.g. the browser could not start at all
+            outcome = {"status": "infrastructure_error", "error": f"{type(exc).__name__}: {exc}"}
+        return {
+            "key": job.key,
+            "agent": job.agent.title,
+            "agent_name": job.agent.name,
+            "mode": mode,
+            "task": job.task,
+            "category": job.category,
+            "run": job.run,
+            "seed": job.seed,
+            **outcome,
+            "started": started,
+            "host": f"{socket.gethostname()}:{os.getpid()}",
+        }
+
+    def close(self) -> None:
+        for env in self.envs.values():
+            env.close()
+        self.envs.clear()
+        for agent in self.agents.values():
+            agent.close()
+        self.agents.clear()

@@ -1,0 +1,68 @@
+"""Infrastructure failures are retried, never counted against the agent; Ray spreads episodes."""
+
+from __future__ import annotations
+
+import os
+
+import gymnasium as gym
+import pytest
+
+from scratch_gym.agents.oracle import OracleAgent
+from scratch_gym.runner import AgentSpec, evaluate
+from scratch_gym.runner.episode import run_with_retries
+from scratch_gym.tasks import load_task
+
+TASK = "say-hello"
+
+
+class PageClosingOracle(OracleAgent):
+    """The oracle, except that on its first episode its editor page dies at step 2."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.episodes = 0
+        self.steps = 0
+
+    def reset(self, task=None) -> None:
+        super().reset(task)
+        self.episodes += 1
+        self.steps = 0
+
+    def act(self, observation, info):
+        self.steps += 1
+        if self.episodes == 1 and self.steps == 2:
+            self.env._page.page.close()  # the editor page dies under the agent
+        return super().act(observation, info)
+
+
+def test_a_dead_page_is_retried_not_counted_as_failure():
+    make = lambda: gym.make("ScratchWorld-Primitive-v0", reward_mode="sparse")  # noqa: E731
+    env = make()
+    try:
+        outcome, env = run_with_retries(make, env, PageClosingOracle(), load_task(TASK))
+    finally:
+        env.close()
+    assert outcome["status"] == "ok" and outcome["success"]
+    assert outcome["infra_retries"] == 1
+
+
+@pytest.mark.slow  # a local Ray node takes a minute to start on the 2-core test machine
+def test_ray_local_cluster_runs_episodes(tmp_path):
+    ray = pytest.importorskip("ray")
+    try:
+        ray.init(include_dashboard=False, log_to_driver=False, num_cpus=2)
+    except Exception as exc:  # noqa: BLE001 - Ray's own start-up, not the code under test
+        pytest.skip(f"a local Ray node could not start on this machine: {exc}")
+    try:
+        (record,) = evaluate(
+            AgentSpec("random", kwargs={"seed": 3}),
+            task_ids=[TASK],
+            results=tmp_path / "ray.jsonl",
+            ray_address="local",
+            workers=1,
+            progress=False,
+        )
+    finally:
+        ray.shutdown()
+    assert record["status"] == "ok" and record["steps"] >= 1
+    assert record["host"].split(":")[1] != str(os.getpid())  # ran in the Ray actor
