@@ -1,0 +1,304 @@
+"""Composite mode: semantic edits of the program, executed in the real editor.
+
+An action is one JSON object ``{"api": NAME, "args": {...}}`` (text, or a dict); the APIs are in
+``composite_catalogue.COMPOSITE_APIS``. Block indices refer to the latest observation: the
+numbering (``observations.numbering``) is a pure function of the editing target's blocks, so
+:meth:`CompositeActionModel.execute` re-derives it from the VM before each edit, which gives the
+observation's numbers as long as nothing changed the VM in between (nothing does between steps).
+The edit itself runs in the page (``bridge/composite.js``) through the Blockly workspace API, so
+the GUI's listeners update the VM as for a user's edit. Invalid edits raise ActionError before
+anything changes.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any
+
+from scratch_gym.actions.composite_catalogue import (
+    APIS,
+    CompositeAction,
+    composite_prompt,
+    parse_action,
+)
+from scratch_gym.actions.errors import ActionError
+from scratch_gym.editor.page import BridgeError, EditorPage
+from scratch_gym.observations.numbering import NumberedProgram, number_blocks
+from scratch_gym.program import catalogue
+from scratch_gym.program.blockdefs import Arg, BlockSpec
+from scratch_gym.program.values import is_number
+from scratch_gym.spaces import UnicodeText
+
+VALUE_INPUT_KINDS = frozenset({"number", "angle", "text", "colour", "menu", "broadcast", "boolean"})
+RELATIONS = {
+    "stack_before": "above",
+    "stack_after": "below",
+    "statement_into": "inside",
+    "value_into": "into",
+    "wrap": "around",
+}
+
+
+def addable(spec: BlockSpec) -> bool:
+    """Blocks that add_block makes: the toolbox's, and variable and list reporters."""
+    return spec.source == "editor" or spec.opcode in ("data_variable", "data_listcontents")
+
+
+class CompositeActionModel:
+    """Text actions ``{"api": ..., "args": {...}}`` -> edits in the editor (see module doc)."""
+
+    prompt = staticmethod(composite_prompt)
+
+    def __init__(self) -> None:
+        self.space = UnicodeText()
+        self._handlers: dict[str, Callable[[EditorPage, dict[str, Any]], str]] = {
+            "select_sprite": self._select_sprite,
+            "select_stage": self._select_stage,
+            "add_variable": self._add_variable,
+            "add_list": self._add_variable,
+            "add_block": self._add_block,
+            "connect_blocks": self._connect,
+            "detach_blocks": self._detach,
+            "delete_block": self._delete,
+            "set_block_field": self._set_field,
+            "run_project": self._run,
+            "stop_project": self._stop,
+        }
+        self._api = ""
+
+    # -- ActionModel protocol ------------------------------------------------------------------
+    def parse(self, raw: Any) -> CompositeAction:
+        action = parse_action(raw)
+        if action.api == "add_block":
+            self._check_opcode(action.args["opcode"])
+        return action
+
+    def ends_episode(self, parsed: CompositeAction) -> bool:
+        return APIS[parsed.api].ends_episode
+
+    def execute(self, page: EditorPage, parsed: CompositeAction) -> dict[str, Any]:
+        self._api = parsed.api
+        args = dict(parsed.args)
+        if parsed.api == "add_list":
+            args["type"] = "list"
+        result = self._handlers[parsed.api](page, args)
+        return {"executed_action": parsed.to_dict(), "clipped": [], "action_result": result}
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _call(self, page: EditorPage, name: str, args: dict[str, Any], context: str = "") -> Any:
+        try:
+            return page.call(name, args)
+        except BridgeError as exc:
+            if exc.kind in ("invalid_action", "stale_index"):
+                raise ActionError(f"{self._api}: {context}{exc}") from None
+            raise
+
+    @staticmethod
+    def _check_opcode(opcode: str) -> BlockSpec:
+        spec = catalogue.get(opcode)
+        if spec is None or not addable(spec):
+            names = [s.opcode for s in catalogue if addable(s)]
+            close = difflib.get_close_matches(opcode, names, n=3, cutoff=0.6)
+            hint = f" Did you mean {', '.join(close)}?" if close else ""
+            why = "custom blocks (My Blocks) cannot be added" if spec else "unknown opcode"
+            raise ActionError(
+                f"add_block: {why} {opcode!r}.{hint} Addable opcodes are the toolbox's "
+                f"({len(names)}), by category: "
+                + "; ".join(
+                    f"{cat}: {', '.join(s.opcode for s in catalogue.by_category(cat) if addable(s))}"
+                    for cat in catalogue.categories
+                    if any(addable(s) for s in catalogue.by_category(cat))
+                )
+            )
+        return spec
+
+    @staticmethod
+    def _program(page: EditorPage) -> tuple[dict[str, Any], NumberedProgram]:
+        state = page.call("composite.blocks")
+        return state, number_blocks(state["blocks"])
+
+    def _resolve(self, program: NumberedProgram, state: dict[str, Any], index: int) -> str:
+        if not 1 <= index <= len(program):
+            who = f"the {'stage' if state['is_stage'] else 'sprite ' + str(state['target'])}"
+            have = f"blocks 1..{len(program)}" if len(program) else "no blocks"
+            raise ActionError(
+                f"{self._api}: index {index} is out of range; {who} has {have} "
+                "(numbers from the latest observation)"
+            )
+        return program.id_of(index)
+
+    # -- handlers (each returns the success message) -------------------------------------------
+    def _select_sprite(self, page: EditorPage, args: dict[str, Any]) -> str:
+        name = self._call(page, "composite.select", {"name": args["name"]})
+        return f"selected sprite {name}"
+
+    def _select_stage(self, page: EditorPage, args: dict[str, Any]) -> str:
+        self._call(page, "composite.select", {"stage": True})
+        return "selected the stage"
+
+    def _add_variable(self, page: EditorPage, args: dict[str, Any]) -> str:
+        kind = args.get("type", "")
+        scope = args.get("scope", "all")
+        made = self._call(
+            page,
+            "composite.addVariable",
+            {"name": args["name"], "type": kind, "local": scope == "sprite"},
+        )
+        what = "list" if kind == "list" else "variable"
+        where = "for this sprite only" if scope == "sprite" else "for all sprites"
+        return f"added {what} {made['name']} ({where})"
+
+    def _add_block(self, page: EditorPage, args: dict[str, Any]) -> str:
+        spec = catalogue.block(args["opcode"])
+        state = page.call("composite.blocks")
+        kind = "stage" if state["is_stage"] else "sprite"
+        if kind not in spec.targets:
+            raise ActionError(
+                f"add_block: {spec.opcode} is not available for the {kind} "
+                f"(only for the {' and '.join(spec.targets)})"
+            )
+        wanted = {
+            "variable": any(a.kind == "variable" and a.variable_type == "" for a in spec.args),
+            "list": any(a.kind == "variable" and a.variable_type == "list" for a in spec.args),
+            "message": any(
+                a.kind == "broadcast" or a.variable_type == "broadcast_msg" for a in spec.args
+            ),
+        }
+        for option, ok in wanted.items():
+            if option in args and not ok:
+                takes = [k for k, v in wanted.items() if v]
+                raise ActionError(
+                    f"add_block: {spec.opcode} takes no `{option}` option"
+                    + (f" (it takes {', '.join(takes)})" if takes else "")
+                )
+        names = {
+            "variable": args.get("variable"),
+            "list": args.get("list"),
+            "broadcast": args.get("message"),
+        }
+        made = self._call(page, "composite.addBlock", {"spec": _spec_json(spec), "names": names})
+        index, text = _new_index(made, made["id"])
+        return f"added block {index}: {text} (a new script)"
+
+    def _connect(self, page: EditorPage, args: dict[str, Any]) -> str:
+        state, program = self._program(page)
+        source = self._resolve(program, state, args["source"])
+        target = self._resolve(program, state, args["target"])
+        placement = args["placement"]
+        label_s = program.describe(args["source"])
+        label_t = program.describe(args["target"])
+        text_s, text_t = program.labels[args["source"]], program.labels[args["target"]]
+        inp = args.get("input")
+        if placement in ("statement_into", "value_into") and inp is None:
+            inp = self._default_input(state["blocks"][target], placement, label_t)
+        if inp is not None and placement not in ("statement_into", "value_into"):
+            raise ActionError(
+                f"connect_blocks: `input` is only for statement_into and value_into, not {placement}"
+            )
+        context = f"cannot put {label_s} {RELATIONS[placement]} {label_t}: "
+        made = self._call(
+            page,
+            "composite.connect",
+            {"source": source, "target": target, "placement": placement, "input": inp},
+            context,
+        )
+        where = f" ({inp})" if inp else ""
+        index, _ = _new_index(made, source)
+        return f"put {text_s} {RELATIONS[placement]} {text_t}{where}; it is now block {index}"
+
+    def _default_input(self, block: dict[str, Any], placement: str, label: str) -> str:
+        spec = catalogue.get(block["opcode"])
+        if placement == "statement_into":
+            if spec is not None and spec.statements:
+                return spec.statements[0]
+            raise ActionError(
+                f"connect_blocks: {label} is not a C-block; it has no statement input"
+            )
+        names = [a.name for a in spec.args if a.kind in VALUE_INPUT_KINDS] if spec else []
+        if len(names) == 1:
+            return names[0]
+        raise ActionError(
+            f"connect_blocks: value_into needs `input`: {label} has inputs "
+            f"{', '.join(names) if names else '(none)'}"
+        )
+
+    def _detach(self, page: EditorPage, args: dict[str, Any]) -> str:
+        state, program = self._program(page)
+        bid = self._resolve(program, state, args["index"])
+        label = program.describe(args["index"])
+        made = self._call(page, "composite.detach", {"id": bid}, f"cannot detach {label}: ")
+        index, _ = _new_index(made, bid)
+        return f"detached {label}: it starts a new script as block {index}"
+
+    def _delete(self, page: EditorPage, args: dict[str, Any]) -> str:
+        state, program = self._program(page)
+        bid = self._resolve(program, state, args["index"])
+        label = program.describe(args["index"])
+        done = self._call(page, "composite.delete", {"id": bid})
+        inside = done["removed"] - 1
+        return f"deleted {label}" + (f" with the {inside} block(s) inside it" if inside else "")
+
+    def _set_field(self, page: EditorPage, args: dict[str, Any]) -> str:
+        state, program = self._program(page)
+        bid = self._resolve(program, state, args["index"])
+        label = program.describe(args["index"])
+        field = args["field"]
+        spec = catalogue.get(state["blocks"][bid]["opcode"])
+        if spec is not None:
+            names = {a.name.lower(): a.name for a in spec.args}
+            field = names.get(field.lower(), field)
+            arg = next((a for a in spec.args if a.name == field), None)
+            problem = literal_problem(arg, args["value"]) if arg else None
+            if problem:
+                raise ActionError(f"set_block_field: cannot set {field} of {label}: {problem}")
+        made = self._call(
+            page,
+            "composite.setField",
+            {"id": bid, "name": field, "value": args["value"]},
+            f"cannot set {field} of {label}: ",
+        )
+        index, text = _new_index(made, bid)
+        return f"set {field} of block {index}: {text}"
+
+    def _run(self, page: EditorPage, args: dict[str, Any]) -> str:
+        ran = self._call(page, "composite.run", {})
+        return f"clicked the green flag ({ran['threads']} script(s) started)"
+
+    def _stop(self, page: EditorPage, args: dict[str, Any]) -> str:
+        self._call(page, "composite.stop", {})
+        return "stopped all scripts"
+
+
+def literal_problem(arg: Arg, value: str) -> str | None:
+    """Why ``value`` cannot go into a number or colour slot (the editor's keyboard filter and
+    colour picker only make valid values), or None."""
+    if arg.kind in ("number", "angle"):
+        if not is_number(value):
+            return f"{value!r} is not a valid value for {arg.name}: it takes a number"
+        number = float(value)
+        if arg.shadow in ("math_positive_number", "math_whole_number") and number < 0:
+            return f"{value!r} is not a valid value for {arg.name}: it takes a number >= 0"
+        if arg.shadow in ("math_whole_number", "math_integer") and not number.is_integer():
+            return f"{value!r} is not a valid value for {arg.name}: it takes a whole number"
+    if arg.kind == "colour" and not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+        return f"{value!r} is not a valid value for {arg.name}: it takes a colour #rrggbb"
+    return None
+
+
+def _new_index(made: dict[str, Any], block_id: str) -> tuple[int | None, str]:
+    """A block's index and text in the blocks an edit returned (the next observation's)."""
+    program = number_blocks(made["blocks"])
+    index = program.index_of(block_id)
+    return index, program.labels.get(index, "?") if index else "?"
+
+
+def _spec_json(spec: BlockSpec) -> dict[str, Any]:
+    """The catalogue entry as the bridge reads it."""
+    return {
+        "opcode": spec.opcode,
+        "args": [{k: v for k, v in asdict(a).items() if k != "options"} for a in spec.args],
+        "statements": list(spec.statements),
+    }
