@@ -41,6 +41,8 @@ OBSERVATION_MODELS: dict[str, str] = {
     "screen": "scratch_gym.observations.pixels:ScreenObservation",
     "pixels": "scratch_gym.observations.pixels:PixelObservation",
     "pseudocode": "scratch_gym.observations.pseudocode:PseudocodeObservation",
+    "screen_elements": "scratch_gym.observations.elements:ScreenElementsObservation",
+    "element_arrays": "scratch_gym.observations.elements:ElementArrayObservation",
 }
 
 
@@ -74,6 +76,9 @@ class ScratchEnv(gym.Env):
             ``"sparse"`` (evaluate only when the episode ends). Rewards are changes of the partial
             success rate (passed tests / tests), so an episode's return is final - initial PSR.
         terminate_on_success: end the episode as soon as every test passes.
+        ocr: for element-list observations, an OCR engine (``"paddleocr"`` or ``"rapidocr"``,
+            the ``ocr`` extra) fused with the DOM elements; default: DOM elements only.
+        max_elements: for the element-array observation, the number of element slots.
 
     Episodes: ``reset`` loads the project into the editor's VM (no page reload), selects the
     first sprite, stops the VM and restores the fixed editor view (Code tab, Motion category,
@@ -100,6 +105,8 @@ class ScratchEnv(gym.Env):
         tasks: str | list[str] | None = None,
         reward_mode: str = "per_step",
         terminate_on_success: bool = False,
+        ocr: str | None = None,
+        max_elements: int = 64,
     ) -> None:
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
@@ -112,8 +119,15 @@ class ScratchEnv(gym.Env):
         self.settle_timeout_ms = int(settle_timeout_ms)
         self.actions: ActionModel = _build(ACTION_MODELS, "action", action)
         self.observations: ObservationModel = _build(
-            OBSERVATION_MODELS, "observation", observation, size=tuple(obs_size)
+            OBSERVATION_MODELS,
+            "observation",
+            observation,
+            size=tuple(obs_size),
+            ocr=ocr,
+            max_elements=max_elements,
         )
+        if hasattr(self.actions, "element_source") and hasattr(self.observations, "last_elements"):
+            self.actions.element_source = lambda: self.observations.last_elements
         self.action_space = self.actions.space
         self.observation_space = self.observations.space
         self.default_project = project
@@ -284,7 +298,12 @@ class ScratchEnv(gym.Env):
 
     def _perform(self, page: EditorPage, parsed: Any) -> dict[str, Any]:
         page.start_vm()
-        info = self.actions.execute(page, parsed)
+        try:
+            info = self.actions.execute(page, parsed)
+        except ActionError:
+            # refused in the editor: nothing changed, but the VM's frame loop must stop again
+            page.settle(self.settle_timeout_ms, stop_vm=True)
+            raise
         settle = page.settle(self.settle_timeout_ms, stop_vm=True)
         info["settled"] = settle["settled"]
         info["settle_ms"] = settle["ms"]
@@ -293,7 +312,10 @@ class ScratchEnv(gym.Env):
 
     def _info(self, page: EditorPage) -> dict[str, Any]:
         summary = page.summary()
-        return {
+        extra = {}
+        if hasattr(self.observations, "elements_info"):
+            extra["elements"] = self.observations.elements_info()
+        return extra | {
             "last_action_error": self.text.last_action_error,
             "blocks": summary["blocks"],
             "scripts": summary["scripts"],

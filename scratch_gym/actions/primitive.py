@@ -8,7 +8,7 @@ Points are viewport pixels, origin top-left, x to the right, y down.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,7 +58,10 @@ FIELD_DOCS: dict[str, str] = {
     "text": "text for `type` (any Unicode, up to 10,000 characters)",
     "keys": "key name or `+`-joined combination for `key` / `hotkey` (Playwright key names)",
     "scroll": "(dx, dy) wheel pixels for `scroll`, each within +-5000",
+    "element": "index into the observation's element list: used as `start` (its click point); -1 or absent = use `start`",
+    "end_element": "index into the element list used as `end` of a `drag`; -1 or absent = use `end`",
 }
+MAX_ELEMENT_INDEX = 9999
 MAX_TEXT = 10_000
 MAX_SCROLL = 5000.0
 DRAG_THRESHOLD_PX = 6.0  # past Blockly's drag radius (3 px in scratch-blocks)
@@ -81,6 +84,8 @@ def primitive_action_space() -> spaces.Dict:
             "text": UnicodeText(MAX_TEXT),
             "keys": UnicodeText(100),
             "scroll": spaces.Box(-MAX_SCROLL, MAX_SCROLL, shape=(2,), dtype=np.float32),
+            "element": spaces.Discrete(MAX_ELEMENT_INDEX + 2, start=-1),
+            "end_element": spaces.Discrete(MAX_ELEMENT_INDEX + 2, start=-1),
         }
     )
 
@@ -106,14 +111,21 @@ class PrimitiveAction:
         return out
 
 
-def parse_primitive_action(action: Any) -> PrimitiveAction:
-    """Validate an agent's action (dict of the action space, names accepted for the type)."""
+def parse_primitive_action(
+    action: Any, elements: Callable[[], Sequence[Any]] | None = None
+) -> PrimitiveAction:
+    """Validate an agent's action (dict of the action space, names accepted for the type).
+
+    ``element`` / ``end_element`` (indices into the last observation's element list, read from
+    ``elements()``) stand in for ``start`` / ``end``.
+    """
     if not isinstance(action, Mapping):
         raise ActionError(
             f"an action must be a dict with 'action_type' and its fields, got {type(action).__name__}"
         )
     kind = _action_type(action.get("action_type", action.get("type")))
     spec = _BY_NAME[kind]
+    action = _with_element_points(action, elements)
     parsed = PrimitiveAction(type=kind)
     for name in spec.fields:
         if name not in action or action[name] is None:
@@ -133,6 +145,27 @@ def parse_primitive_action(action: Any) -> PrimitiveAction:
         elif name == "keys":
             parsed.keys = _keys(value)
     return parsed
+
+
+def _with_element_points(
+    action: Mapping[str, Any], elements: Callable[[], Sequence[Any]] | None
+) -> Mapping[str, Any]:
+    """``action`` with ``element``/``end_element`` replaced by their elements' click points."""
+    out = dict(action)
+    for field_name, point_name in (("element", "start"), ("end_element", "end")):
+        index = out.pop(field_name, None)
+        if isinstance(index, np.ndarray) and index.shape == ():
+            index = index.item()
+        if index is None or (isinstance(index, (int, np.integer)) and int(index) == -1):
+            continue
+        if elements is None:
+            raise ActionError(
+                f"'{field_name}' needs an observation with an element list; use '{point_name}'"
+            )
+        from scratch_gym.observations.elements import resolve_element
+
+        out[point_name] = list(resolve_element(elements(), index))
+    return out
 
 
 def _action_type(value: Any) -> str:
@@ -277,13 +310,18 @@ def actions_markdown() -> str:
 
 
 class PrimitiveActionModel:
-    """The LLM-facing primitive action model (``Dict`` action space)."""
+    """The LLM-facing primitive action model (``Dict`` action space).
+
+    ``element_source``, when the environment sets it, returns the element list of the latest
+    observation, which ``element`` / ``end_element`` indices refer to.
+    """
 
     def __init__(self) -> None:
         self.space = primitive_action_space()
+        self.element_source: Callable[[], Sequence[Any]] | None = None
 
     def parse(self, raw: Any) -> PrimitiveAction:
-        return parse_primitive_action(raw)
+        return parse_primitive_action(raw, self.element_source)
 
     def execute(self, page: EditorPage, parsed: PrimitiveAction) -> dict[str, Any]:
         execute_primitive(page, parsed)

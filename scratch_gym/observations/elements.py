@@ -301,7 +301,7 @@ class ElementArrayObservation:
                 "point": spaces.Box(0.0, 1.0, shape=(n, 2), dtype=np.float32),
                 "opcode": spaces.MultiDiscrete(np.full(n, len(self.opcodes) + 2)),
                 "text": spaces.MultiDiscrete(np.full(n, self.text_buckets)),
-                "mask": spaces.MultiBinary(n),
+                "mask": spaces.MultiDiscrete(np.full(n, 2)),
             }
         )
         self.last_elements: list[Element] = []

@@ -218,3 +218,18 @@ def test_pixels_variant_observation_and_continuous_drag():
         assert info["clipped"] == ["start"]
     finally:
         env.close()
+
+
+def test_element_list_in_the_observation_and_index_targeting(env):
+    obs, info = env.reset()
+    rows = obs["elements"].splitlines()
+    assert rows and rows[0].startswith("0 ")
+    assert len(info["elements"]) == len(rows)
+    move = next(e for e in info["elements"] if e.get("opcode") == "motion_movesteps")
+    index = info["elements"].index(move)
+    _, _, _, _, info = env.step({"action_type": "drag", "element": index, "end": [450, 250]})
+    assert info["last_action_error"] == "" and info["blocks"] == 1
+    before = env.unwrapped.page.project_json()
+    _, _, _, _, info = env.step({"action_type": "click", "element": len(rows) + 500})
+    assert "is not in this step's element list" in info["last_action_error"]
+    assert env.unwrapped.page.project_json() == before
