@@ -18,7 +18,6 @@ from scratch_gym.cli.output import print_json_last
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from scratch_gym.agents.coords import CONVENTIONS
     from scratch_gym.agents.factory import AGENTS
 
     p = sub.add_parser("eval", help="evaluate an agent on a task suite (tables, plots, JSON)")
@@ -50,6 +49,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--json", action="store_true", help="print one JSON object last")
+    add_llm_arguments(p)
+    p.set_defaults(handler=run)
+
+
+def add_llm_arguments(p: argparse.ArgumentParser) -> None:
+    """The LLM agent's options (shared by ``eval`` and ``run``)."""
+    from scratch_gym.agents.coords import CONVENTIONS
+
     llm = p.add_argument_group("llm agent")
     llm.add_argument("--base-url", default="https://api.openai.com/v1")
     llm.add_argument("--model", default="gpt-4o")
@@ -60,7 +67,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     llm.add_argument("--history", type=int, default=5, help="recent steps in the prompt")
     llm.add_argument("--max-retries", type=int, default=3)
     llm.add_argument("--temperature", type=float, default=0.0)
-    p.set_defaults(handler=run)
 
 
 def agent_kwargs(args: argparse.Namespace) -> dict:

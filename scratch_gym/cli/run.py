@@ -15,16 +15,31 @@ from scratch_gym.cli.output import print_json_last, table
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run one episode in the editor and print each step")
-    p.add_argument("--env", default="ScratchWorld-Primitive-v0", help="environment id")
-    p.add_argument("--agent", default="demo", choices=["demo"], help="agent that acts")
+    from scratch_gym.agents.factory import AGENTS
+    from scratch_gym.cli.eval import add_llm_arguments
+
+    p.add_argument("--task", default=None, help="play this task (else: the demo episode)")
+    p.add_argument(
+        "--agent", default=None, choices=["demo", *AGENTS], help="demo (no task) or a task agent"
+    )
+    p.add_argument("--mode", default="primitive", choices=["primitive", "composite"])
+    p.add_argument("--record", metavar="DIR", help="save a GIF + HTML recording of the episode")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--env", default="ScratchWorld-Primitive-v0", help="environment id (demo)")
     p.add_argument("--project", default=None, help="starting project (.sb3 or project.json)")
-    p.add_argument("--out", default="runs/demo", help="folder for the last screenshot")
+    p.add_argument("--out", default="runs/demo", help="folder for the last screenshot (demo)")
     p.add_argument("--json", action="store_true", help="print one JSON object last")
+    add_llm_arguments(p)
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import scratch_gym  # noqa: F401  (registers the ids)
+
+    if args.task is not None:
+        return _run_task(args)
+    if args.agent not in (None, "demo"):
+        raise SystemExit("--agent other than demo needs --task (the demo episode has no task)")
 
     t0 = time.perf_counter()
     env = gym.make(args.env, render_mode="rgb_array", project=args.project)
@@ -73,6 +88,20 @@ def run(args: argparse.Namespace) -> int:
             )
     finally:
         env.close()
+    return 0
+
+
+def _run_task(args: argparse.Namespace) -> int:
+    from scratch_gym.cli.eval import agent_kwargs
+    from scratch_gym.runner.single import run_task
+
+    agent = args.agent if args.agent not in (None, "demo") else "oracle"
+    args.agent = agent
+    record = run_task(
+        args.task, agent, args.mode, record_dir=args.record, seed=args.seed, **agent_kwargs(args)
+    )
+    if args.json:
+        print_json_last(record)
     return 0
 
 

@@ -3,6 +3,7 @@
     scratch-gym tasks list [--category C] [--difficulty D] [--block OPCODE] [--scratchworld PATH]
     scratch-gym tasks check TASK_ID          # golden passes, start/negatives/removals fail one
     scratch-gym tasks evaluate TASK_ID [PROJECT]   # PROJECT: .sb3/.json/.toml (default: golden)
+    scratch-gym tasks --stats [--category C]    # suite statistics from the task files
 
 With ``--json`` the last line is one JSON object.
 """
@@ -20,7 +21,10 @@ from scratch_gym.cli.output import print_json_last, table
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("tasks", help="list tasks, check a task adversarially, evaluate a project")
-    actions = p.add_subparsers(dest="tasks_command", required=True, metavar="ACTION")
+    p.add_argument("--stats", action="store_true", help="suite statistics from the task files")
+    p.add_argument("--category", dest="stats_category", help="with --stats: one category only")
+    p.add_argument("--json", dest="stats_json", action="store_true", help="with --stats: JSON last")
+    actions = p.add_subparsers(dest="tasks_command", metavar="ACTION")
 
     ls = actions.add_parser("list", help="list tasks (filtered)")
     ls.add_argument("--category", help="create, debug, extend, compute, ...")
@@ -42,7 +46,32 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.stats or args.tasks_command is None:
+        return _stats(args)
     return {"list": _list, "check": _check, "evaluate": _evaluate}[args.tasks_command](args)
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from scratch_gym.tasks import list_tasks
+    from scratch_gym.tasks.stats import suite_stats
+
+    rows, summary = suite_stats(list_tasks(args.stats_category))
+    print(
+        table(
+            ["id", "category", "tests", "blocks changed", "opcodes"],
+            [(r.id, r.category, r.tests, r.blocks_changed, len(r.opcodes)) for r in rows],
+        )
+    )
+    print()
+    print(
+        table(
+            ["statistic", "value"],
+            [(k, v) for k, v in summary.items() if k != "opcodes"],
+        )
+    )
+    if args.stats_json:
+        print_json_last(summary)
+    return 0
 
 
 def _list(args: argparse.Namespace) -> int:

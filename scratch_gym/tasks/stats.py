@@ -1,0 +1,115 @@
+"""Statistics of the task suite, computed from the task files themselves.
+
+Per task: the non-shadow blocks the golden solution adds or changes relative to the starting
+project (``blockdiff.changed_units``) and the distinct opcodes of the golden solution (shadow and
+menu opcodes left out). For the suite: tasks per category, distinct opcodes overall and by
+Scratch category, and the mean and maximum number of blocks changed.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from collections import Counter
+from dataclasses import dataclass
+from statistics import mean
+from typing import Any
+
+from scratch_gym.program import catalogue
+from scratch_gym.tasks.blockdiff import changed_units
+from scratch_gym.tasks.projects import load_project
+from scratch_gym.tasks.schema import Task
+
+
+@dataclass(frozen=True)
+class TaskStats:
+    id: str
+    category: str
+    tests: int
+    blocks_changed: int
+    opcodes: tuple[str, ...]
+    instruction: str
+
+
+def _json(project: dict[str, Any] | bytes) -> dict[str, Any]:
+    if isinstance(project, dict):
+        return project
+    with zipfile.ZipFile(io.BytesIO(project)) as zf:
+        return json.loads(zf.read("project.json"))
+
+
+def _opcodes(project: dict[str, Any]) -> set[str]:
+    out = set()
+    for target in project["targets"]:
+        for block in target.get("blocks", {}).values():
+            if isinstance(block, dict) and not block.get("shadow"):
+                out.add(block["opcode"])
+            elif isinstance(block, list) and block and block[0] in (12, 13):
+                out.add("data_variable" if block[0] == 12 else "data_listcontents")
+    return out
+
+
+def task_stats(task: Task) -> TaskStats:
+    """Blocks changed and opcodes used by one task's golden solution."""
+    if task.start is None or task.golden is None:
+        raise ValueError(f"task {task.id} has no starting or golden project")
+    start = _json(load_project(task.start))
+    golden = _json(load_project(task.golden))
+    changed = changed_units(start, golden)
+    return TaskStats(
+        id=task.id,
+        category=task.category,
+        tests=len(task.tests),
+        blocks_changed=len(changed),
+        opcodes=tuple(sorted(_opcodes(golden))),
+        instruction=" ".join(task.instruction.split()),
+    )
+
+
+def scratch_category(opcode: str) -> str:
+    """The palette category of an opcode (from the catalogue; else its prefix)."""
+    try:
+        return catalogue.block(opcode).category
+    except (KeyError, LookupError):
+        return opcode.split("_", 1)[0]
+
+
+def suite_stats(tasks: list[Task]) -> tuple[list[TaskStats], dict[str, Any]]:
+    """Per-task statistics and the suite summary (what ``scratch-gym tasks --stats`` prints)."""
+    rows = [task_stats(t) for t in tasks]
+    opcodes = sorted({op for r in rows for op in r.opcodes})
+    by_scratch_category = Counter(scratch_category(op) for op in opcodes)
+    changed = [r.blocks_changed for r in rows]
+    summary = {
+        "tasks": len(rows),
+        "by_category": dict(sorted(Counter(r.category for r in rows).items())),
+        "distinct_opcodes": len(opcodes),
+        "opcodes_by_scratch_category": dict(sorted(by_scratch_category.items())),
+        "mean_blocks_changed": round(mean(changed), 2) if changed else 0.0,
+        "max_blocks_changed": max(changed, default=0),
+        "tasks_with_25_or_more_changed": sum(c >= 25 for c in changed),
+        "tests": sum(r.tests for r in rows),
+        "opcodes": opcodes,
+    }
+    return rows, summary
+
+
+def tasks_markdown(tasks: list[Task]) -> str:
+    """The docs table of the suite: id, category, instruction, tests, blocks changed, opcodes."""
+    rows, summary = suite_stats(tasks)
+    lines = [
+        f"{summary['tasks']} tasks ({', '.join(f'{k} {v}' for k, v in summary['by_category'].items())}); "
+        f"{summary['distinct_opcodes']} distinct opcodes; "
+        f"{summary['mean_blocks_changed']} blocks changed on average (max {summary['max_blocks_changed']}).",
+        "",
+        "| id | category | instruction | tests | blocks changed | opcodes |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in rows:
+        text = r.instruction if len(r.instruction) <= 160 else r.instruction[:157] + "..."
+        text = text.replace("|", "\\|")
+        lines.append(
+            f"| `{r.id}` | {r.category} | {text} | {r.tests} | {r.blocks_changed} | {len(r.opcodes)} |"
+        )
+    return "\n".join(lines)
