@@ -41,9 +41,15 @@ class PageDeadError(RuntimeError):
 
 @dataclass
 class RequestLog:
-    """Requests the page tried to make to non-local addresses (all aborted)."""
+    """Requests the page tried to make to non-local addresses.
+
+    ``blocked``: attempts the request routing aborted. ``external``: non-local requests that
+    completed (seen by the browser's own network events, independently of the routing): any
+    entry there is a request that left the machine.
+    """
 
     blocked: list[str] = field(default_factory=list)
+    external: list[str] = field(default_factory=list)
 
 
 class EditorPage:
@@ -77,6 +83,7 @@ class EditorPage:
         self._crashed = False
         page.on("crash", lambda _p: setattr(self, "_crashed", True))
         page.on("dialog", lambda d: d.dismiss())
+        page.on("requestfinished", self._finished)
         page.set_default_timeout(self.page_timeout_s * 1000)
         page.goto(server.page_url, wait_until="load")
         page.evaluate("ScratchGym.ready")
@@ -85,12 +92,15 @@ class EditorPage:
 
     def _route(self, route: Route) -> None:
         url = route.request.url
-        parts = urlsplit(url)
-        if parts.scheme in LOCAL_SCHEMES or parts.hostname in LOCAL_HOSTS:
+        if _is_local(url):
             route.continue_()
         else:
             self.requests.blocked.append(url)
             route.abort("blockedbyclient")
+
+    def _finished(self, request: Any) -> None:
+        if not _is_local(request.url):
+            self.requests.external.append(request.url)
 
     def is_alive(self) -> bool:
         """True when the page can be used: browser connected, page open, not crashed, bridge there."""
@@ -221,3 +231,8 @@ class EditorPage:
 
     def press(self, key: str) -> None:
         self.page.keyboard.press(key)
+
+
+def _is_local(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in LOCAL_SCHEMES or parts.hostname in LOCAL_HOSTS

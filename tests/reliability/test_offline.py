@@ -18,6 +18,7 @@ def test_project_with_a_missing_asset_tries_the_asset_server_and_is_blocked(fres
     assert blocked, "the VM should have tried to fetch the missing asset"
     assert all("127.0.0.1" not in url and "localhost" not in url for url in blocked)
     assert any("0123456789abcdef" in url for url in blocked)
+    assert page.requests.external == []  # none completed: the browser's own events agree
     # the editor still works with a placeholder costume
     assert page.summary()["targets"] == ["Stage", "Sprite1"]
 
