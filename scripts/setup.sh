@@ -26,12 +26,15 @@ fi
 PIP=".venv/bin/pip --disable-pip-version-check -q"
 stamp=.venv/.scratch-gym-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "== installing scratch-gym into .venv (with dev and rl extras; CPU torch)"
+  echo "== installing scratch-gym into .venv (with dev, rl and ocr extras; CPU torch)"
   # torch first, pinned to the CPU build, so that stable-baselines3 pulls no CUDA torch.
   $PIP install "torch==2.13.0"
-  $PIP install -e ".[dev,rl]"
+  $PIP install -e ".[dev,rl,ocr]"
   touch "$stamp"
 fi
+
+echo "== OCR models (PP-OCRv4 from the rapidocr-onnxruntime wheel, prepared offline)"
+.venv/bin/python -c "from scratch_gym.ocr.models import prepare_models; prepare_models()"
 
 echo "== the pinned Scratch editor"
 .venv/bin/scratch-gym install
