@@ -14,7 +14,7 @@ from pathlib import Path
 
 from scratch_gym.paths import tasks_dir
 from scratch_gym.tasks.loader import read_task
-from scratch_gym.tasks.schema import TASK_FILE, Task
+from scratch_gym.tasks.schema import TASK_FILE, Task, TaskError
 
 
 class UnknownTaskError(KeyError):
@@ -44,7 +44,15 @@ class TaskRegistry:
             self._folders = {}
             if self.root.is_dir():
                 for file in sorted(self.root.glob(f"*/*/{TASK_FILE}")):
-                    self._folders[file.parent.name] = file.parent
+                    task_id = file.parent.name
+                    if task_id in self._folders:
+                        raise TaskError(
+                            file,
+                            "id",
+                            f"task id {task_id!r} is used twice: {self._folders[task_id]} and "
+                            f"{file.parent}; task ids must be unique across categories",
+                        )
+                    self._folders[task_id] = file.parent
         return self._folders
 
     def ids(self) -> list[str]:

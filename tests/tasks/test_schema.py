@@ -129,3 +129,15 @@ def test_declarative_conditions():
         parse_cond({"op": "==", "value": 1})
     with pytest.raises(StepError, match="step 2"):
         validate_steps([{"green_flag": True}, {"expect": {"var": "n", "op": "~", "value": 1}}])
+
+
+def test_duplicate_task_ids_across_categories_are_rejected(tmp_path):
+    import shutil
+
+    from scratch_gym.paths import tasks_dir
+
+    source = tasks_dir() / "create" / "say-hello"
+    for category in ("create", "debug"):
+        shutil.copytree(source, tmp_path / category / "say-hello")
+    with pytest.raises(TaskError, match="used twice"):
+        TaskRegistry(tmp_path).ids()
