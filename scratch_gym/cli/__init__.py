@@ -30,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name in SUBCOMMANDS:
         module = importlib.import_module(f"scratch_gym.cli.{name.replace('-', '_')}")
         module.register(sub)
+        if sub.choices[name].get_default("handler") is None:
+            sub.choices[name].set_defaults(handler=module.run)
     return parser
 
 

@@ -43,14 +43,15 @@ def token_f1(prediction: Program | None, reference: Program | None) -> float:
 
 
 def parse_success(program: Program | None) -> bool:
-    """Whether the program model's parser accepts the program (empty text fails)."""
+    """Whether the program model's parser accepts the program in the NL2Scratch corpus dialect
+    (the dialect the benchmark's programs are written in; empty text fails)."""
     from scratch_gym.program import ScratchblocksError, parse_scripts
 
     lines = program_lines(program)
     if not lines:
         return False
     try:
-        parse_scripts("\n".join(lines))
+        parse_scripts("\n".join(lines), dialect="nl2scratch")
     except ScratchblocksError:
         return False
     return True
