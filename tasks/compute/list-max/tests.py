@@ -1,0 +1,55 @@
+"""Tests of list-max: mixed numbers, all negative, one number, none, the largest last (of 3 and of 12), and two runs in a row."""
+
+from scratch_gym.tasks import idle
+
+QUESTIONS = ("How many numbers?", "Number?")
+
+
+def _spoken(texts):
+    """What Sprite1 said, without its questions (an ask shows the question in Sprite1's bubble
+    and clears it when answered)."""
+    out = []
+    for i, text in enumerate(texts):
+        if text in QUESTIONS or (text == "" and i > 0 and texts[i - 1] in QUESTIONS):
+            continue
+        out.append(text)
+    return out
+
+
+def _says(run, answers, expected):
+    """Answer the questions in order, click the green flag, check the last thing Sprite1 says."""
+    before = len(run.said("Sprite1"))
+    run.answer(*answers).green_flag()
+    run.wait_until(idle(), frames=300, message=f"for {answers} the program did not finish")
+    said = _spoken(run.said("Sprite1")[before:])
+    assert said, f"for {answers} Sprite1 said nothing"
+    assert said[-1] == expected, f"for {answers} Sprite1 said {said[-1]!r}, not {expected!r}"
+
+
+def test_mixed(run):
+    _says(run, ["3", "3", "9", "2"], "9")
+
+
+def test_all_negative(run):
+    _says(run, ["3", "-5", "-2", "-8"], "-2")
+
+
+def test_one_number(run):
+    _says(run, ["1", "7"], "7")
+
+
+def test_no_numbers(run):
+    _says(run, ["0"], "empty")
+
+
+def test_largest_last(run):
+    _says(run, ["3", "10", "9", "100"], "100")
+
+
+def test_twelve_numbers(run):
+    _says(run, ["12", "5", "1", "2", "3", "4", "6", "7", "8", "9", "10", "11", "50"], "50")
+
+
+def test_twice_in_a_row(run):
+    _says(run, ["2", "4", "1"], "4")
+    _says(run, ["2", "2", "6"], "6")

@@ -1,0 +1,55 @@
+"""Tests of power: 2^10, x^0, 0^0, 0^5, a negative base, and two runs in a row."""
+
+from scratch_gym.tasks import idle
+
+QUESTIONS = ("Base?", "Exponent?")
+
+
+def _spoken(texts):
+    """What Sprite1 said, without its questions (an ask shows the question in Sprite1's bubble
+    and clears it when answered)."""
+    out = []
+    for i, text in enumerate(texts):
+        if text in QUESTIONS or (text == "" and i > 0 and texts[i - 1] in QUESTIONS):
+            continue
+        out.append(text)
+    return out
+
+
+def _says(run, answers, expected):
+    """Answer the questions in order, click the green flag, check the last thing Sprite1 says."""
+    before = len(run.said("Sprite1"))
+    run.answer(*answers).green_flag()
+    run.wait_until(idle(), frames=300, message=f"for {answers} the program did not finish")
+    said = _spoken(run.said("Sprite1")[before:])
+    assert said, f"for {answers} Sprite1 said nothing"
+    assert said[-1] == expected, f"for {answers} Sprite1 said {said[-1]!r}, not {expected!r}"
+
+
+def test_two_to_ten(run):
+    _says(run, ["2", "10"], "1024")
+
+
+def test_power_zero(run):
+    _says(run, ["5", "0"], "1")
+
+
+def test_zero_to_zero(run):
+    _says(run, ["0", "0"], "1")
+
+
+def test_zero_to_five(run):
+    _says(run, ["0", "5"], "0")
+
+
+def test_negative_base(run):
+    _says(run, ["-2", "3"], "-8")
+
+
+def test_power_one(run):
+    _says(run, ["3", "1"], "3")
+
+
+def test_twice_in_a_row(run):
+    _says(run, ["2", "3"], "8")
+    _says(run, ["3", "2"], "9")

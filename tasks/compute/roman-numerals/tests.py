@@ -1,0 +1,55 @@
+"""Tests of roman-numerals: 1994, 4, 9, 3999, 1, 0, and two runs in a row."""
+
+from scratch_gym.tasks import idle
+
+QUESTIONS = ("Enter a number from 1 to 3999",)
+
+
+def _spoken(texts):
+    """What Sprite1 said, without its questions (an ask shows the question in Sprite1's bubble
+    and clears it when answered)."""
+    out = []
+    for i, text in enumerate(texts):
+        if text in QUESTIONS or (text == "" and i > 0 and texts[i - 1] in QUESTIONS):
+            continue
+        out.append(text)
+    return out
+
+
+def _says(run, answers, expected):
+    """Answer the questions in order, click the green flag, check the last thing Sprite1 says."""
+    before = len(run.said("Sprite1"))
+    run.answer(*answers).green_flag()
+    run.wait_until(idle(), frames=300, message=f"for {answers} the program did not finish")
+    said = _spoken(run.said("Sprite1")[before:])
+    assert said, f"for {answers} Sprite1 said nothing"
+    assert said[-1] == expected, f"for {answers} Sprite1 said {said[-1]!r}, not {expected!r}"
+
+
+def test_year_1994(run):
+    _says(run, ["1994"], "MCMXCIV")
+
+
+def test_four(run):
+    _says(run, ["4"], "IV")
+
+
+def test_nine(run):
+    _says(run, ["9"], "IX")
+
+
+def test_largest(run):
+    _says(run, ["3999"], "MMMCMXCIX")
+
+
+def test_one(run):
+    _says(run, ["1"], "I")
+
+
+def test_zero(run):
+    _says(run, ["0"], "")
+
+
+def test_twice_in_a_row(run):
+    _says(run, ["58"], "LVIII")
+    _says(run, ["1000"], "M")
