@@ -1,8 +1,8 @@
-"""Generate the README's reference sections from the package's single sources of truth.
+"""Generate the docs' reference sections from the package's single sources of truth.
 
 ``python -m scratch_gym.docs`` rewrites every ``<!-- BEGIN GENERATED: name -->`` ...
-``<!-- END GENERATED: name -->`` section of README.md; ``--check`` fails when one is stale (a test
-runs it).
+``<!-- END GENERATED: name -->`` section of README.md and writes ``docs/tasks.md`` (the task
+table, from the task files); ``--check`` fails when one is stale (a test runs it).
 """
 
 from __future__ import annotations
@@ -23,10 +23,43 @@ def env_ids_markdown() -> str:
     return "\n".join(rows)
 
 
+def tasks_table_markdown() -> str:
+    from scratch_gym.tasks import list_tasks
+    from scratch_gym.tasks.stats import tasks_markdown
+
+    return tasks_markdown(list_tasks())
+
+
+EXAMPLE_TASKS = ("say-hello", "fix-bounce", "add-jump", "sum-to-n")
+
+
+def task_examples_markdown() -> str:
+    """One task of each category: its instruction and its tests."""
+    from scratch_gym.tasks import load_task
+
+    out = []
+    for task_id in EXAMPLE_TASKS:
+        task = load_task(task_id)
+        instruction = " ".join(task.instruction.split())
+        out.append(f"**{task.category}: `{task.id}`**: {instruction}")
+        out.append(f"Tests: {', '.join(f'`{n}`' for n in task.test_names)}.")
+        out.append("")
+    return "\n".join(out)
+
+
+def composite_markdown() -> str:
+    from scratch_gym.actions.composite_catalogue import composite_actions_markdown
+
+    return composite_actions_markdown()
+
+
 SECTIONS: dict[str, Callable[[], str]] = {
     "env-ids": env_ids_markdown,
     "primitive-actions": actions_markdown,
+    "composite-actions": composite_markdown,
+    "task-examples": task_examples_markdown,
 }
+TASKS_DOC_HEADER = "# Task suite\n\nGenerated from the task files by `python -m scratch_gym.docs`.\n\n"
 
 _PATTERN = re.compile(
     r"(<!-- BEGIN GENERATED: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- END GENERATED: (?P=name) -->)",
@@ -52,14 +85,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="fail if a section is stale")
     args = ap.parse_args(argv)
     path = Path(args.readme)
-    old = path.read_text()
-    new = render(old)
+    tasks_doc = path.parent / "docs" / "tasks.md"
+    wanted = {path: render(path.read_text()), tasks_doc: TASKS_DOC_HEADER + tasks_table_markdown() + "\n"}
+    stale = [p for p, text in wanted.items() if not p.is_file() or p.read_text() != text]
     if args.check:
-        if new != old:
-            print(f"{path} has stale generated sections; run python -m scratch_gym.docs")
-            return 1
-        return 0
-    path.write_text(new)
+        for p in stale:
+            print(f"{p} is stale; run python -m scratch_gym.docs")
+        return 1 if stale else 0
+    for p in stale:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(wanted[p])
     return 0
 
 
