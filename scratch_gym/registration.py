@@ -25,18 +25,45 @@ class EnvId:
 ENV_IDS: dict[str, EnvId] = {
     "ScratchWorld-Primitive-v0": EnvId(
         SCRATCH_ENV,
-        {"action": "primitive", "observation": "screen"},
-        "LLM agents: 1280x720 screenshot + instruction + last error; click/drag/type/key/... actions",
+        {"action": "primitive", "observation": "screen_elements"},
+        "LLM agents: 1280x720 screenshot, element list, instruction, last error; click/drag/type/key/...",
     ),
     "ScratchWorld-PrimitivePixels-v0": EnvId(
         SCRATCH_ENV,
         {"action": "drag", "observation": "pixels"},
         "RL (stable-baselines3): small screenshot (obs_size, default 128x72); Box(4) continuous drag",
     ),
+    "ScratchWorld-PrimitiveElements-v0": EnvId(
+        SCRATCH_ENV,
+        {"action": "drag", "observation": "element_arrays"},
+        "RL: up to max_elements screen elements as fixed arrays with a mask; Box(4) continuous drag",
+    ),
     "ScratchWorld-Composite-v0": EnvId(
         SCRATCH_ENV,
         {"action": "composite", "observation": "pseudocode"},
         "LLM agents: program text with numbered blocks; semantic edits as JSON {api, args}",
+    ),
+    "ScratchWorld-Program-v0": EnvId(
+        "scratch_gym.nl2scratch.program_env:ProgramEnv",
+        {},
+        "NL2Scratch-style: a description in, a whole scratchblocks program out; SAC and unit tests",
+    ),
+    "ScratchWorld-SingleDrag-v0": EnvId(
+        "scratch_gym.single_drag.env:SingleDragEnv",
+        {"action": "points", "observation": "screen"},
+        "Single-Step Drag, LLM agents: 1280x720 screenshot + instruction; one drag (start, end "
+        "pixels) per episode; reward 1 if the intended connection formed",
+    ),
+    "ScratchWorld-SingleDragPixels-v0": EnvId(
+        "scratch_gym.single_drag.env:SingleDragEnv",
+        {"action": "box", "observation": "pixels"},
+        "Single-Step Drag, RL: small screenshot (obs_size); Box(4) drag; tasks='generated' for "
+        "unlimited training tasks; shaped_reward=True for a dense signal",
+    ),
+    "ScratchWorld-Perception-v0": EnvId(
+        "scratch_gym.perception.env:PerceptionEnv",
+        {},
+        "Visual Perception QA: one screenshot + question (connection/existence/field); text answer",
     ),
 }
 

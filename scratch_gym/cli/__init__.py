@@ -16,6 +16,7 @@ SUBCOMMANDS = (
     "run",
     "eval",
     "tasks",
+    "single-drag",
     "nl2scratch",
     "perception",
     "fuzz",

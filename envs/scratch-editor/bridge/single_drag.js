@@ -1,0 +1,157 @@
+// Single-Step Drag: task views, which block a drag picked up, undoing a probe drag, and the
+// connection geometry from which regions of generated tasks are derived.
+(function () {
+  'use strict';
+  const SG = window.ScratchGym;
+  const tracker = {installed: false, dragged: null, baseline: null, known: null};
+
+  function target () {
+    const t = SG.vm.editingTarget;
+    if (!t) SG.fail('no_target', 'no editing target');
+    return t;
+  }
+
+  // The structure of the editing target's blocks (what a drag can change), as one string.
+  function structure () {
+    const blocks = target().blocks._blocks;
+    const parts = [];
+    for (const id of Object.keys(blocks).sort()) {
+      const b = blocks[id];
+      const inputs = Object.keys(b.inputs).sort().map(n => `${n}=${b.inputs[n].block}/${b.inputs[n].shadow}`);
+      const xy = b.topLevel ? `${Math.round(b.x)},${Math.round(b.y)}` : '';
+      parts.push(`${id}:${b.opcode}:${b.parent}:${b.next}:${b.topLevel}:${xy}:${inputs.join(',')}`);
+    }
+    return parts.join('|');
+  }
+
+  function onEvent (e) {
+    if (e.type !== 'drag' || !e.isStart || tracker.dragged) return;
+    const block = SG.workspace().getBlockById(e.blockId);
+    tracker.dragged = {
+      id: e.blockId,
+      opcode: block ? block.type : null,
+      from_flyout: tracker.known ? !tracker.known.has(e.blockId) : null
+    };
+  }
+
+  // Selects a category, scrolls the flyout and the workspace, sets the zoom: all without animation.
+  // flyout_offset is added to the category's own scroll position (workspace units of the flyout).
+  SG.register('single_drag.view', ({category = 'motion', flyout_offset: offset = 0,
+    scroll_x: sx = 0, scroll_y: sy = 0, scale = 0.675}) => {
+    const ws = SG.workspace();
+    const flyout = ws.getFlyout();
+    const tb = ws.getToolbox();
+    const item = tb.getToolboxItems().find(i => i.getId && i.getId() === category);
+    if (!item) SG.fail('unknown_category', `no toolbox category ${JSON.stringify(category)}`);
+    if (tb.getSelectedItem() !== item) tb.setSelectedItem(item);
+    flyout.scrollTarget = undefined;
+    const base = (flyout.scrollPositions.get(item.getName()) || 0) * flyout.getWorkspace().scale;
+    flyout.getWorkspace().scrollbar.setY(Math.max(0, base + offset));
+    ws.setScale(scale);
+    ws.scroll(sx, sy);
+    return {scroll_x: ws.scrollX, scroll_y: ws.scrollY, scale: ws.scale,
+      flyout_scroll_y: -flyout.getWorkspace().scrollY, category};
+  });
+
+  // Remembers the current blocks as the state to restore (unless keep_baseline: after a restore
+  // the state to compare with stays the first one) and starts watching for the next drag.
+  SG.register('single_drag.arm', ({keep_baseline: keep = false}) => {
+    const ws = SG.workspace();
+    if (!tracker.installed) {
+      ws.addChangeListener(onEvent);
+      tracker.installed = true;
+    }
+    ws.clearUndo();
+    tracker.dragged = null;
+    tracker.known = new Set(ws.getAllBlocks(false).map(b => b.id));
+    if (!keep || tracker.baseline === null) tracker.baseline = structure();
+    return {blocks: tracker.known.size};
+  });
+
+  // Which block the last drag picked up: {id, opcode, from_flyout} or null (nothing was dragged).
+  SG.register('single_drag.dragged', () => tracker.dragged);
+
+  // Undoes everything since `arm`; ok is whether the VM's blocks are back to the armed state.
+  // The VM hears of the undo through Blockly's events, a frame or so later: wait for it.
+  SG.register('single_drag.undo', async ({max_frames: maxFrames = 20}) => {
+    const ws = SG.workspace();
+    let n = 0;
+    while (ws.getUndoStack().length > 0 && n < 50) {
+      ws.undo(false);
+      n++;
+    }
+    ws.clearUndo();
+    tracker.dragged = null;
+    // Equal to the baseline on two consecutive frames (late events from the drop would show).
+    let frames = 0;
+    let same = 0;
+    while (same < 2 && frames < maxFrames) {
+      await SG.frames(1);
+      frames++;
+      same = tracker.baseline !== null && structure() === tracker.baseline ? same + 1 : 0;
+    }
+    return {ok: same >= 2, undone: n, frames};
+  });
+
+  SG.register('single_drag.structure', () => structure());
+
+  // Which block a press at each point would drag: the block under the point (a shadow stands for
+  // its parent), by hit testing. Returns the points of `points` that would drag block `id`.
+  SG.register('single_drag.hitTest', ({id, points}) => {
+    const ws = SG.workspace();
+    const fws = ws.getFlyout().getWorkspace();
+    const out = [];
+    for (const [x, y] of points) {
+      const el = document.elementFromPoint(x, y);
+      const group = el && el.closest ? el.closest('g[data-id]') : null;
+      if (!group) continue;
+      let block = ws.getBlockById(group.getAttribute('data-id')) ||
+        fws.getBlockById(group.getAttribute('data-id'));
+      while (block && block.isShadow() && block.getParent()) block = block.getParent();
+      if (block && block.id === id) out.push([x, y]);
+    }
+    return out;
+  });
+
+  // Connection geometry in screen pixels, for deriving feasible regions without drags.
+  // For each non-shadow block of the main workspace: its screen box (without children) and its
+  // connections {type, x, y, input, target}; also the flyout's blocks and the snap radius in px.
+  SG.register('single_drag.geometry', () => {
+    const ws = SG.workspace();
+    const SB = SG.ScratchBlocks;
+    const typeName = {};
+    typeName[SB.INPUT_VALUE] = 'input';
+    typeName[SB.OUTPUT_VALUE] = 'output';
+    typeName[SB.NEXT_STATEMENT] = 'next';
+    typeName[SB.PREVIOUS_STATEMENT] = 'previous';
+    const svg = ws.getParentSvg().getBoundingClientRect();
+    // Screen positions through the block group's own transform (right in the palette too).
+    const describe = (b) => {
+      const m = b.getSvgRoot().getScreenCTM();
+      const toScreen = (o) => [m.a * o.x + m.c * o.y + m.e, m.b * o.x + m.d * o.y + m.f];
+      const r = b.getSvgRoot().getBoundingClientRect();
+      const path = b.pathObject && b.pathObject.svgPath ? b.pathObject.svgPath.getBoundingClientRect() : r;
+      const conns = b.getConnections_(false).map(c => {
+        const [x, y] = toScreen(c.getOffsetInBlock());
+        const input = c.type === SB.INPUT_VALUE || c.type === SB.NEXT_STATEMENT ?
+          (b.inputList.find(i => i.connection === c) || {}).name || null : null;
+        return {type: typeName[c.type], x, y, input, check: c.getCheck ? c.getCheck() : null,
+          target: c.targetBlock() ? c.targetBlock().id : null,
+          target_shadow: c.targetBlock() ? c.targetBlock().isShadow() : null};
+      });
+      return {id: b.id, opcode: b.type, shadow: b.isShadow(), top: !b.getParent(), origin: [m.e, m.f],
+        box: [r.left, r.top, r.width, r.height], path: [path.left, path.top, path.width, path.height],
+        connections: conns};
+    };
+    const fws = ws.getFlyout().getWorkspace();
+    return {
+      svg: [svg.left, svg.top, svg.width, svg.height],
+      scale: ws.scale,
+      flyout_scale: fws.scale,
+      snap_radius_px: SB.config.snapRadius * ws.scale,
+      connecting_radius_px: SB.config.connectingSnapRadius * ws.scale,
+      canvas: ws.getAllBlocks(false).map(b => describe(b)),
+      flyout: fws.getTopBlocks(false).map(b => describe(b))
+    };
+  });
+}());

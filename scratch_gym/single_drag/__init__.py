@@ -1,0 +1,1 @@
+"""Single-Step Drag: one-drag episodes, feasible regions by BFS, Pass@k, generated tasks."""

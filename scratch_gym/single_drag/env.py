@@ -1,0 +1,238 @@
+"""SingleDragEnv: one-drag episodes of the Single-Step Drag benchmark in the real editor.
+
+Registered as ``ScratchWorld-SingleDrag-v0`` (LLM agents) and ``ScratchWorld-SingleDragPixels-v0``
+(RL, stable-baselines3).
+
+* Action space: ``action="points"``: ``Dict(start=Box(2), end=Box(2))`` in viewport pixels
+  (origin top-left; outside points are clipped and flagged); ``action="box"``: ``Box(4)`` in
+  [-1, 1] (x0, y0, x1, y1) mapped onto the 1280x720 viewport.
+* Observation space: ``observation="screen"``: ``Dict(screenshot=Box(720, 1280, 3, uint8),
+  instruction=Text)``; ``observation="pixels"``: the screenshot resized to ``obs_size``.
+* Starting state: a task (stored, or ``tasks="generated"``), its project loaded and its editor
+  view set (palette category and scroll, workspace scroll and zoom). ``setting="gt_start"`` adds
+  the start point to the instruction and circles it on the screenshot; ``setting="knowledge"``
+  appends the grab/drop rules.
+* Rewards: 1 when the intended connection formed (checked in the VM), else 0; with
+  ``shaped_reward=True`` a failed drag gets minus the drop point's distance to the feasible end
+  region, divided by the viewport diagonal.
+* Episode end: every step terminates (one drag per episode).
+* info: ``success``, ``start_correct`` (the intended block was dragged), ``end_correct`` (the
+  drop point lies in the feasible end region, corrected for the grab point), ``start_error_px``,
+  ``end_error_px``, ``dragged``, ``task_id``, ``executed_action``, ``clipped``, ``step_time_ms``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from scratch_gym.actions.drag_box import parse_drag_box
+from scratch_gym.actions.errors import ActionError
+from scratch_gym.actions.primitive import PrimitiveAction, parse_primitive_action
+from scratch_gym.editor.browser import BrowserSession
+from scratch_gym.editor.page import VIEWPORT, EditorPage
+from scratch_gym.observations.pixels import screen_space
+from scratch_gym.single_drag import episode
+from scratch_gym.single_drag.generator import TaskGenerator
+from scratch_gym.single_drag.georegions import geometric_regions
+from scratch_gym.single_drag.instructions import instruction_for, mark_start
+from scratch_gym.single_drag.task import Task, load_tasks
+from scratch_gym.spaces import UnicodeText
+
+SETTINGS = ("baseline", "gt_start", "knowledge")
+DIAGONAL = math.hypot(*VIEWPORT)
+
+
+def points_space() -> spaces.Dict:
+    w, h = VIEWPORT
+    point = spaces.Box(np.array([0, 0], np.float32), np.array([w - 1, h - 1], np.float32))
+    return spaces.Dict({"start": point, "end": point})
+
+
+class SingleDragEnv(gym.Env):
+    """One drag per episode; reward 1 when the intended connection forms (see module docs).
+
+    Arguments: ``action`` ("points" or "box"), ``observation`` ("screen" or "pixels"),
+    ``obs_size`` (width, height) for pixels, ``tasks`` (None: all stored tasks; a list of ids;
+    or "generated"), ``setting`` (baseline, gt_start, knowledge), ``shaped_reward``,
+    ``render_mode`` ("rgb_array"), ``browser`` (a BrowserSession to share).
+    ``reset(options={"task": id_or_Task, "setting": ...})`` picks the episode's task.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
+
+    def __init__(
+        self,
+        action: str = "points",
+        observation: str = "screen",
+        obs_size: tuple[int, int] = (128, 72),
+        tasks: list[str] | str | None = None,
+        setting: str = "baseline",
+        shaped_reward: bool = False,
+        render_mode: str | None = None,
+        browser: BrowserSession | None = None,
+    ) -> None:
+        if action not in ("points", "box"):
+            raise ValueError(f"action must be 'points' or 'box', got {action!r}")
+        if observation not in ("screen", "pixels"):
+            raise ValueError(f"observation must be 'screen' or 'pixels', got {observation!r}")
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        self._check_setting(setting)
+        self.action_mode, self.observation_mode = action, observation
+        self.obs_size = (int(obs_size[0]), int(obs_size[1]))
+        self.setting = setting
+        self.shaped_reward = bool(shaped_reward)
+        self.render_mode = render_mode
+        self.action_space = points_space() if action == "points" else _box_space()
+        if observation == "screen":
+            self.observation_space = spaces.Dict(
+                {"screenshot": screen_space(), "instruction": UnicodeText()}
+            )
+        else:
+            self.observation_space = screen_space(self.obs_size)
+        self.generated = tasks == "generated"
+        self.tasks: list[Task] = [] if self.generated else load_tasks(_ids(tasks))
+        self._generator: TaskGenerator | None = None
+        self._browser = browser
+        self._page: EditorPage | None = None
+        self.task: Task | None = None
+        self._project: dict[str, Any] | None = None
+        self._episode_setting = setting
+        self._done = True
+
+    # -- Gymnasium API ------------------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        options = dict(options or {})
+        setting = options.pop("setting", self.setting)
+        self._check_setting(setting)
+        choice = options.pop("task", None)
+        if options:
+            raise ValueError(f"unknown reset options {sorted(options)}; allowed: task, setting")
+        t0 = time.perf_counter()
+        page = self.page
+        task = self._pick(choice)
+        project = task.build_project()
+        view = episode.prepare(page, task, project)
+        if task.regions is None:
+            task.regions = geometric_regions(page, task)
+        self.task, self._project, self._episode_setting = task, project, setting
+        self._done = False
+        obs = self._observe()
+        info = {"task_id": task.id, "kind": task.kind, "setting": setting, "view": view}
+        info["reset_time_ms"] = (time.perf_counter() - t0) * 1000
+        return obs, info
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self.task is None or self._done:
+            raise RuntimeError("call reset() before step(): every episode is one drag")
+        t0 = time.perf_counter()
+        task, page = self.task, self.page
+        assert task.regions is not None
+        self._done = True
+        try:
+            parsed = self._parse(action)
+        except ActionError as exc:
+            info = {"task_id": task.id, "success": False, "start_correct": False,
+                    "end_correct": False, "last_action_error": str(exc),
+                    "step_time_ms": (time.perf_counter() - t0) * 1000}  # fmt: skip
+            return self._observe(), 0.0, True, False, info
+        assert parsed.start is not None and parsed.end is not None
+        episode.perform(page, parsed.start, parsed.end)
+        result = episode.outcome(page, task)
+        start_err = task.regions.start.distance(parsed.start)
+        end_err = task.regions.end_distance(parsed.start, parsed.end)
+        reward = 1.0 if result.success else 0.0
+        if self.shaped_reward and not result.success:
+            reward = -min(end_err, DIAGONAL) / DIAGONAL
+        info = {
+            "task_id": task.id,
+            "success": result.success,
+            "start_correct": result.start_correct,
+            "end_correct": result.success or end_err == 0.0,
+            "start_error_px": start_err,
+            "end_error_px": 0.0 if result.success else end_err,
+            "dragged": result.dragged,
+            "executed_action": parsed.to_info(),
+            "clipped": list(parsed.clipped),
+            "last_action_error": "",
+        }
+        obs = self._observe()
+        info["step_time_ms"] = (time.perf_counter() - t0) * 1000
+        return obs, reward, True, False, info
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode != "rgb_array" or self._page is None:
+            return None
+        return self._page.screenshot()
+
+    def close(self) -> None:
+        if self._page is not None:
+            self._page.close()
+            self._page = None
+
+    # -- parts -------------------------------------------------------------------------------------
+    @property
+    def page(self) -> EditorPage:
+        if self._page is None:
+            self._page = EditorPage(self._browser).open()
+        elif not self._page.is_alive():
+            self._page.recover()
+        return self._page
+
+    @staticmethod
+    def _check_setting(setting: str) -> None:
+        if setting not in SETTINGS:
+            raise ValueError(f"setting must be one of {SETTINGS}, got {setting!r}")
+
+    def _pick(self, choice: str | Task | None) -> Task:
+        if isinstance(choice, Task):
+            return choice
+        if isinstance(choice, str):
+            found = [t for t in self.tasks if t.id == choice] or load_tasks([choice])
+            return found[0]
+        if self.generated:
+            if self._generator is None:
+                self._generator = TaskGenerator(int(self.np_random.integers(2**31)))
+            return self._generator.sample(self.page)
+        return self.tasks[int(self.np_random.integers(len(self.tasks)))]
+
+    def _parse(self, action: Any) -> PrimitiveAction:
+        if self.action_mode == "box":
+            return parse_drag_box(action)
+        if not isinstance(action, dict):
+            raise ActionError(
+                f"the action must be a dict with 'start' and 'end', got {action!r:.80}"
+            )
+        return parse_primitive_action({"action_type": "drag", **action})
+
+    def _observe(self) -> Any:
+        task, page = self.task, self.page
+        assert task is not None and task.regions is not None
+        size = None if self.observation_mode == "screen" else self.obs_size
+        shot = page.screenshot(size)
+        if self._episode_setting == "gt_start":
+            shot = mark_start(shot, task.regions.anchor)
+        if self.observation_mode == "pixels":
+            return shot
+        return {"screenshot": shot, "instruction": instruction_for(task, self._episode_setting)}
+
+
+def _box_space() -> spaces.Box:
+    return spaces.Box(low=-1.0, high=1.0, shape=(4,), dtype=np.float32)
+
+
+def _ids(tasks: list[str] | str | None) -> list[str] | None:
+    if tasks is None or tasks == "stored":
+        return None
+    if isinstance(tasks, str):
+        return [tasks]
+    return list(tasks)

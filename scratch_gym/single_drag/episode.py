@@ -1,0 +1,128 @@
+"""One single-drag episode in the editor: set the task up, drag, read the outcome from the VM."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scratch_gym.actions.primitive import drag
+from scratch_gym.editor.page import BridgeError, EditorPage
+from scratch_gym.single_drag.task import Task
+
+NEUTRAL_MOUSE = (700.0, 30.0)  # empty menu-bar space (as ScratchEnv uses)
+SETTLE_MS = 3000
+
+
+@dataclass
+class Outcome:
+    """What one drag did: which block it picked up and whether the goal holds in the VM."""
+
+    success: bool
+    start_correct: bool  # the intended block was the one dragged
+    dragged: dict[str, Any] | None  # {id, opcode, from_flyout} as Blockly reported the drag
+    block: str | None  # the intended block's id after the drag (None: not in the workspace)
+
+
+def prepare(page: EditorPage, task: Task, project: dict[str, Any] | None = None) -> dict:
+    """Load the task's project, restore its view, stop the VM and arm the drag tracker."""
+    page.start_vm()
+    page.load_project(project if project is not None else task.build_project())
+    page.settle(SETTLE_MS)
+    page.call("view.reset")
+    view = page.call("single_drag.view", task.view.to_args())
+    page.mouse_move(*NEUTRAL_MOUSE)
+    page.settle(SETTLE_MS, stop_vm=True)
+    page.call("single_drag.arm")
+    return view
+
+
+def restore(
+    page: EditorPage, task: Task, project: dict[str, Any], view: dict[str, Any] | None = None
+) -> bool:
+    """Undo the last drag (fast); reload the project when the undo did not restore the blocks,
+    or the view (scroll, zoom) differs from ``view`` (a drop can move the scroll limits).
+
+    Returns True when undo sufficed. (For probe drags: the VM's frame loop stays stopped.)"""
+    try:
+        undone = page.call("single_drag.undo")
+    except BridgeError:
+        undone = {"ok": False}
+    if undone["ok"]:
+        now = page.call("single_drag.view", task.view.to_args())
+        if view is None or _same_view(now, view):
+            page.settle(SETTLE_MS, stable_frames=1)
+            page.call("single_drag.arm", {"keep_baseline": True})
+            return True
+    prepare(page, task, project)
+    return False
+
+
+def _same_view(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    keys = ("scroll_x", "scroll_y", "scale", "flyout_scroll_y")
+    return all(abs(float(a[k]) - float(b[k])) < 0.5 for k in keys)
+
+
+def perform(
+    page: EditorPage, start: tuple[float, float], end: tuple[float, float], probe: bool = False
+) -> None:
+    """The real drag (the environment's own), then wait for the editor to settle.
+
+    A ``probe`` drag (feasible-region search) leaves the VM's frame loop stopped: dropping
+    blocks updates the VM through Blockly's events, which need no frames."""
+    if probe:
+        drag(page, start, end)
+        page.settle(SETTLE_MS, stable_frames=1)
+        return
+    page.start_vm()
+    drag(page, start, end)
+    page.settle(SETTLE_MS, stop_vm=True)
+
+
+def outcome(page: EditorPage, task: Task, blocks: dict[str, Any] | None = None) -> Outcome:
+    """Read the drag's outcome: the dragged block (Blockly) and the goal relations (the VM)."""
+    dragged = page.call("single_drag.dragged")
+    if blocks is None:
+        blocks = page.call("vm.blocks", {})
+    start_ok = _is_intended(task, dragged)
+    block = dragged["id"] if start_ok and dragged else None
+    if block is None and task.source.origin == "canvas":
+        block = task.source.block
+    success = start_ok and block is not None and goal_holds(task, blocks, block)
+    return Outcome(success=success, start_correct=start_ok, dragged=dragged, block=block)
+
+
+def _is_intended(task: Task, dragged: dict[str, Any] | None) -> bool:
+    if not dragged:
+        return False
+    src = task.source
+    if src.origin == "canvas":
+        return dragged["id"] == src.block
+    return bool(dragged.get("from_flyout")) and dragged.get("opcode") == src.opcode
+
+
+def goal_holds(task: Task, blocks: dict[str, Any], block: str) -> bool:
+    """Do all the task's goal relations hold in the VM ``blocks`` for the dragged ``block``?"""
+    if block not in blocks:
+        return False
+    for rel in task.goal:
+        other = blocks.get(rel.block)
+        if other is None:
+            return False
+        if rel.rel == "below" and other.get("next") != block:
+            return False
+        if rel.rel == "input":
+            slot = (other.get("inputs") or {}).get(rel.input or "")
+            if not slot or slot.get("block") != block:
+                return False
+        if rel.rel == "above" and rel.block not in _stack_below(blocks, block):
+            return False
+    return True
+
+
+def _stack_below(blocks: dict[str, Any], block: str) -> list[str]:
+    out: list[str] = []
+    nxt = blocks[block].get("next")
+    while nxt and nxt in blocks and len(out) < 1000:
+        out.append(nxt)
+        nxt = blocks[nxt].get("next")
+    return out

@@ -1,0 +1,223 @@
+"""The single-drag task: a project, the editor view it starts in, the block to drag, the goal.
+
+One JSON file per task in ``tasks/single_drag/``::
+
+    {"id": "dc-01", "kind": "direct_connection",
+     "instruction": "Drag the 'turn right' block from the palette and attach it below 'move'.",
+     "project": {"scripts": [{"text": "when flag clicked\\nmove (10) steps", "x": 40, "y": 60}],
+                 "variables": ["score"]},
+     "view": {"category": "motion", "flyout_offset": 0, "scroll_x": 0, "scroll_y": 0,
+              "scale": 0.675},
+     "source": {"from": "flyout", "opcode": "motion_turnright"},
+     "goal": [{"rel": "below", "block": "s0b2"}],
+     "regions": {...}}
+
+Script ``i`` gets block ids ``s{i}b1, s{i}b2, ...`` in text order. ``source`` is a flyout block
+(``opcode``, ``nth`` among equal opcodes) or a canvas block (``block`` id). Goal relations, all of
+which must hold in the VM for the dragged block D: ``below`` (block.next is D), ``above`` (block
+follows D in D's stack), ``input`` (block's input ``input`` holds D; SUBSTACK/SUBSTACK2 too).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scratch_gym.editor.projects import empty_project
+from scratch_gym.paths import tasks_dir
+from scratch_gym.single_drag.regions_data import Regions
+
+KINDS = ("direct_connection", "slot_insertion")
+RELATIONS = ("below", "above", "input")
+CATEGORIES = (
+    "motion",
+    "looks",
+    "sound",
+    "events",
+    "control",
+    "sensing",
+    "operators",
+    "variables",
+    "myBlocks",
+)
+DEFAULT_SCALE = 0.675
+
+
+@dataclass(frozen=True)
+class View:
+    """The editor view a task starts in: palette category and scroll, workspace scroll and zoom."""
+
+    category: str = "motion"
+    flyout_offset: float = 0.0  # screen px past the category's top in the palette
+    scroll_x: float = 0.0
+    scroll_y: float = 0.0
+    scale: float = DEFAULT_SCALE
+
+    def to_args(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Source:
+    """The block to drag: a palette (flyout) block by opcode, or a canvas block by id."""
+
+    origin: str  # "flyout" or "canvas"
+    opcode: str | None = None
+    nth: int = 0
+    block: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.origin == "flyout":
+            out: dict[str, Any] = {"from": "flyout", "opcode": self.opcode}
+            if self.nth:
+                out["nth"] = self.nth
+            return out
+        return {"from": "canvas", "block": self.block}
+
+
+@dataclass(frozen=True)
+class Relation:
+    rel: str
+    block: str
+    input: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"rel": self.rel, "block": self.block}
+        if self.input:
+            out["input"] = self.input
+        return out
+
+
+@dataclass
+class Task:
+    """One single-drag task; ``regions`` is None until computed."""
+
+    id: str
+    kind: str
+    instruction: str
+    project: dict[str, Any]
+    view: View
+    source: Source
+    goal: list[Relation]
+    regions: Regions | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def build_project(self) -> dict[str, Any]:
+        """The project.json this task starts from (built with the program model)."""
+        return build_project(self.project)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "instruction": self.instruction,
+            "project": self.project,
+            "view": self.view.to_args(),
+            "source": self.source.to_json(),
+            "goal": [g.to_json() for g in self.goal],
+        }
+        if self.meta:
+            out["meta"] = self.meta
+        if self.regions is not None:
+            out["regions"] = self.regions.to_json()
+        return out
+
+
+def task_from_json(data: dict[str, Any], where: str = "task") -> Task:
+    """Validate and read one task dict; errors name ``where`` and the field."""
+
+    def need(key: str) -> Any:
+        if key not in data:
+            raise ValueError(f"{where}: missing field {key!r}")
+        return data[key]
+
+    kind = need("kind")
+    if kind not in KINDS:
+        raise ValueError(f"{where}: kind must be one of {KINDS}, got {kind!r}")
+    src = need("source")
+    if src.get("from") == "flyout" and src.get("opcode"):
+        source = Source("flyout", opcode=src["opcode"], nth=int(src.get("nth", 0)))
+    elif src.get("from") == "canvas" and src.get("block"):
+        source = Source("canvas", block=src["block"])
+    else:
+        raise ValueError(
+            f"{where}: source must be {{from: flyout, opcode}} or {{from: canvas, block}}"
+        )
+    goal = []
+    for rel in need("goal"):
+        if rel.get("rel") not in RELATIONS or not rel.get("block"):
+            raise ValueError(f"{where}: goal relation {rel!r} needs rel in {RELATIONS} and block")
+        if rel["rel"] == "input" and not rel.get("input"):
+            raise ValueError(f"{where}: an 'input' relation needs the input's name")
+        goal.append(Relation(rel["rel"], rel["block"], rel.get("input")))
+    if not goal:
+        raise ValueError(f"{where}: goal must hold at least one relation")
+    view = View(**need("view"))
+    if view.category not in CATEGORIES:
+        raise ValueError(f"{where}: view.category must be one of {CATEGORIES}")
+    regions = Regions.from_json(data["regions"]) if data.get("regions") else None
+    return Task(
+        id=str(need("id")),
+        kind=kind,
+        instruction=str(need("instruction")),
+        project=dict(need("project")),
+        view=view,
+        source=source,
+        goal=goal,
+        regions=regions,
+        meta=dict(data.get("meta", {})),
+    )
+
+
+def build_project(spec: dict[str, Any]) -> dict[str, Any]:
+    """Sprite1's scripts (scratchblocks text at given positions) in the empty project."""
+    from scratch_gym.program import parse_scripts
+
+    project = empty_project()
+    stage, sprite = project["targets"][0], project["targets"][1]
+    for name in spec.get("variables", []):
+        stage["variables"][f"var-{name}"] = [name, 0]
+    for name in spec.get("lists", []):
+        stage["lists"][f"list-{name}"] = [name, []]
+    for i, script in enumerate(spec.get("scripts", [])):
+        result = parse_scripts(
+            script["text"],
+            stage=stage,
+            target=sprite,
+            id_prefix=f"s{i}",
+            origin=(script.get("x", 40), script.get("y", 60)),
+        )
+        result.apply_to(sprite, stage)
+    return project
+
+
+# -- files ------------------------------------------------------------------------------------------
+def task_dir() -> Path:
+    return tasks_dir() / "single_drag"
+
+
+def task_path(task_id: str, folder: Path | None = None) -> Path:
+    return (folder or task_dir()) / f"{task_id}.json"
+
+
+def load_tasks(ids: list[str] | None = None, folder: Path | None = None) -> list[Task]:
+    """The stored tasks (all, or those named), sorted by id."""
+    folder = folder or task_dir()
+    paths = sorted(folder.glob("*.json"))
+    tasks = [task_from_json(json.loads(p.read_text()), str(p)) for p in paths]
+    if ids:
+        by_id = {t.id: t for t in tasks}
+        missing = [i for i in ids if i not in by_id]
+        if missing:
+            raise KeyError(f"unknown single-drag task(s): {', '.join(missing)}")
+        return [by_id[i] for i in ids]
+    return tasks
+
+
+def save_task(task: Task, folder: Path | None = None) -> Path:
+    path = task_path(task.id, folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(task.to_json(), indent=1) + "\n")
+    return path

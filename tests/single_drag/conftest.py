@@ -1,0 +1,14 @@
+"""One SingleDragEnv per test session for the single-drag tests (its page is reused)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scratch_gym.single_drag.env import SingleDragEnv
+
+
+@pytest.fixture(scope="session")
+def drag_env():
+    env = SingleDragEnv()
+    yield env
+    env.close()

@@ -1,0 +1,47 @@
+"""Stored BFS regions against real drags: a dense brute-force scan of small windows, and the
+geometry-derived regions against BFS."""
+
+from __future__ import annotations
+
+from scratch_gym.single_drag.georegions import agreement, geometric_regions
+from scratch_gym.single_drag.regions import Prober
+from scratch_gym.single_drag.task import load_tasks
+
+WINDOW = 2  # grid steps either side of the window's centre: 5 x 5 points
+
+
+def _window(centre, step):
+    cx, cy = (round(c / step) * step for c in centre)
+    return [(cx + i * step, cy + j * step) for i in range(-WINDOW, WINDOW + 1)
+            for j in range(-WINDOW, WINDOW + 1)]  # fmt: skip
+
+
+def test_bfs_regions_match_a_brute_force_scan(editor_page):
+    task = load_tasks(["dc-01"])[0]
+    regions = task.regions
+    step = regions.step
+    prober = Prober(editor_page, task)
+    # windows across each region's right edge, where the boundary is
+    start_pts, end_pts = regions.start.points, regions.end.points
+    s_edge = start_pts[start_pts[:, 0] == start_pts[:, 0].max()][0]
+    e_edge = end_pts[end_pts[:, 0] == end_pts[:, 0].max()][0]
+    for region, edge, test in (
+        (regions.start, s_edge, prober.starts),
+        (regions.end, e_edge, prober.ends(regions.anchor)),
+    ):
+        window = _window(edge, step)
+        scanned = {p for p in window if test(p)}
+        stored = {p for p in window if region.contains(p)}
+        assert scanned == stored
+        assert scanned and len(scanned) < len(window)  # the window straddles the boundary
+
+
+def test_geometry_regions_agree_with_bfs(editor_page):
+    from scratch_gym.single_drag import episode
+
+    task = load_tasks(["dc-08"])[0]
+    episode.prepare(editor_page, task)
+    geo = geometric_regions(editor_page, task, step=task.regions.step)
+    assert agreement(geo.start, task.regions.start)["iou"] > 0.9
+    # the end regions overlap mostly (real drops land a few px off the geometric prediction)
+    assert agreement(geo.end, task.regions.end)["iou"] > 0.5
