@@ -59,7 +59,9 @@ SECTIONS: dict[str, Callable[[], str]] = {
     "composite-actions": composite_markdown,
     "task-examples": task_examples_markdown,
 }
-TASKS_DOC_HEADER = "# Task suite\n\nGenerated from the task files by `python -m scratch_gym.docs`.\n\n"
+TASKS_DOC_HEADER = (
+    "# Task suite\n\nGenerated from the task files by `python -m scratch_gym.docs`.\n\n"
+)
 
 _PATTERN = re.compile(
     r"(<!-- BEGIN GENERATED: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- END GENERATED: (?P=name) -->)",
@@ -86,7 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     path = Path(args.readme)
     tasks_doc = path.parent / "docs" / "tasks.md"
-    wanted = {path: render(path.read_text()), tasks_doc: TASKS_DOC_HEADER + tasks_table_markdown() + "\n"}
+    wanted = {
+        path: render(path.read_text()),
+        tasks_doc: TASKS_DOC_HEADER + tasks_table_markdown() + "\n",
+    }
     stale = [p for p, text in wanted.items() if not p.is_file() or p.read_text() != text]
     if args.check:
         for p in stale:

@@ -57,6 +57,7 @@ class Line:
 MAX_LINE_CHARS = 2000  # no block line comes close; longer input is rejected, not lexed
 MAX_DEPTH = 100  # bracket nesting deeper than any real script
 
+
 class _Lexer:
     def __init__(self, text: str, number: int) -> None:
         self.s = text
