@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -210,27 +211,34 @@ class EditorPage:
             return np.asarray(img)
 
     # -- input ----------------------------------------------------------------------------------
+    def _input(self, action: Callable[[Page], Any]) -> Any:
+        """Run one Playwright input call; a dead page or browser becomes PageDeadError."""
+        try:
+            return action(self.page)
+        except PlaywrightError as exc:
+            raise PageDeadError(f"input to the editor page failed: {exc}") from exc
+
     def mouse_move(self, x: float, y: float, steps: int = 1) -> None:
-        self.page.mouse.move(x, y, steps=steps)
+        self._input(lambda p: p.mouse.move(x, y, steps=steps))
 
     def mouse_down(self) -> None:
-        self.page.mouse.down()
+        self._input(lambda p: p.mouse.down())
 
     def mouse_up(self) -> None:
-        self.page.mouse.up()
+        self._input(lambda p: p.mouse.up())
 
     def click(self, x: float, y: float, clicks: int = 1) -> None:
-        self.page.mouse.click(x, y, click_count=clicks)
+        self._input(lambda p: p.mouse.click(x, y, click_count=clicks))
 
     def wheel(self, dx: float, dy: float) -> None:
-        self.page.mouse.wheel(dx, dy)
+        self._input(lambda p: p.mouse.wheel(dx, dy))
 
     def type_text(self, text: str) -> None:
         """Type ``text`` as key presses (what a user's typing does in inputs and fields)."""
-        self.page.keyboard.type(text)
+        self._input(lambda p: p.keyboard.type(text))
 
     def press(self, key: str) -> None:
-        self.page.keyboard.press(key)
+        self._input(lambda p: p.keyboard.press(key))
 
 
 def _is_local(url: str) -> bool:
