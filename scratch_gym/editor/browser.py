@@ -56,7 +56,7 @@ class BrowserSession:
 
     def _launch(self) -> None:
         if self._playwright is None:
-            self._playwright = sync_playwright().start()
+            self._playwright = _acquire_playwright()
         if self._browser is not None:
             self._kill_processes()  # a half-dead browser must not linger
         self._marker = f"--scratch-gym-session={uuid.uuid4().hex}"
@@ -89,10 +89,7 @@ class BrowserSession:
             self._kill_processes()
             self._browser = None
         if self._playwright is not None:
-            try:
-                self._playwright.stop()
-            except Exception:
-                pass
+            _release_playwright()
             self._playwright = None
 
     # -- processes -------------------------------------------------------------------------------
@@ -171,6 +168,27 @@ def pss_mib(pids: list[int]) -> float:
 
 
 _local = threading.local()
+
+
+def _acquire_playwright() -> Playwright:
+    """The thread's Playwright driver, shared by its sessions (Playwright's sync API allows only
+    one per thread); started on first use."""
+    if getattr(_local, "playwright", None) is None:
+        _local.playwright = sync_playwright().start()
+        _local.playwright_users = 0
+    _local.playwright_users += 1
+    return _local.playwright
+
+
+def _release_playwright() -> None:
+    """One session is done with the driver; the last one stops it."""
+    _local.playwright_users -= 1
+    if _local.playwright_users <= 0 and _local.playwright is not None:
+        try:
+            _local.playwright.stop()
+        except Exception:
+            pass
+        _local.playwright = None
 
 
 def shared_session() -> BrowserSession:
