@@ -7,7 +7,8 @@ numbering (``observations.numbering``) is a pure function of the editing target'
 observation's numbers as long as nothing changed the VM in between (nothing does between steps).
 The edit itself runs in the page (``bridge/composite.js``) through the Blockly workspace API, so
 the GUI's listeners update the VM as for a user's edit. Invalid edits raise ActionError before
-anything changes.
+anything changes. Custom blocks (My Blocks) are made as the editor's Make a Block dialog and
+palette make them: a define block from a prototype mutation, calls from that mutation.
 """
 
 from __future__ import annotations
@@ -20,13 +21,20 @@ from typing import Any
 
 from scratch_gym.actions.composite_catalogue import (
     APIS,
+    PROCEDURE_OPTIONS,
+    REQUIRED_OPTIONS,
     CompositeAction,
     composite_prompt,
     parse_action,
 )
 from scratch_gym.actions.errors import ActionError
 from scratch_gym.editor.page import BridgeError, EditorPage
-from scratch_gym.observations.numbering import NumberedProgram, number_blocks
+from scratch_gym.observations.numbering import (
+    NumberedProgram,
+    call_arguments,
+    number_blocks,
+    procedures,
+)
 from scratch_gym.program import catalogue
 from scratch_gym.program.blockdefs import Arg, BlockSpec
 from scratch_gym.program.values import is_number
@@ -42,9 +50,13 @@ RELATIONS = {
 }
 
 
+ADDABLE_STRUCTURAL = frozenset({"data_variable", "data_listcontents", *PROCEDURE_OPTIONS})
+PLACEHOLDER = re.compile(r"%([a-zA-Z])")
+
+
 def addable(spec: BlockSpec) -> bool:
-    """Blocks that add_block makes: the toolbox's, and variable and list reporters."""
-    return spec.source == "editor" or spec.opcode in ("data_variable", "data_listcontents")
+    """Blocks that add_block makes: the toolbox's, variable and list reporters, My Blocks."""
+    return spec.source == "editor" or spec.opcode in ADDABLE_STRUCTURAL
 
 
 class CompositeActionModel:
@@ -103,9 +115,11 @@ class CompositeActionModel:
             names = [s.opcode for s in catalogue if addable(s)]
             close = difflib.get_close_matches(opcode, names, n=3, cutoff=0.6)
             hint = f" Did you mean {', '.join(close)}?" if close else ""
-            why = "custom blocks (My Blocks) cannot be added" if spec else "unknown opcode"
+            why = f"unknown opcode {opcode!r}"
+            if spec is not None:
+                why = f"{opcode!r} is part of a define block (add procedures_definition)"
             raise ActionError(
-                f"add_block: {why} {opcode!r}.{hint} Addable opcodes are the toolbox's "
+                f"add_block: {why}.{hint} Addable opcodes are the toolbox's "
                 f"({len(names)}), by category: "
                 + "; ".join(
                     f"{cat}: {', '.join(s.opcode for s in catalogue.by_category(cat) if addable(s))}"
@@ -160,6 +174,21 @@ class CompositeActionModel:
                 f"add_block: {spec.opcode} is not available for the {kind} "
                 f"(only for the {' and '.join(spec.targets)})"
             )
+        takes = PROCEDURE_OPTIONS.get(spec.opcode, ())
+        for option in sorted({o for opts in PROCEDURE_OPTIONS.values() for o in opts}):
+            if option in args and option not in takes:
+                raise ActionError(
+                    f"add_block: {spec.opcode} takes no `{option}` option (it is for "
+                    + ", ".join(k for k, v in PROCEDURE_OPTIONS.items() if option in v)
+                    + ")"
+                )
+        for option in REQUIRED_OPTIONS.get(spec.opcode, ()):
+            if option not in args:
+                raise ActionError(f"add_block: {spec.opcode} needs the `{option}` option")
+        if takes:
+            made = self._add_my_block(page, spec.opcode, args, state["blocks"])
+            index, text = _new_index(made, made["id"])
+            return f"added block {index}: {text} (a new script)"
         wanted = {
             "variable": any(a.kind == "variable" and a.variable_type == "" for a in spec.args),
             "list": any(a.kind == "variable" and a.variable_type == "list" for a in spec.args),
@@ -183,6 +212,64 @@ class CompositeActionModel:
         index, text = _new_index(made, made["id"])
         return f"added block {index}: {text} (a new script)"
 
+    def _add_my_block(
+        self, page: EditorPage, opcode: str, args: dict[str, Any], blocks: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A define block, a call or an argument reporter (validated against the VM's blocks)."""
+        defined = procedures(blocks)
+        listing = "; ".join(defined) or "(none)"
+        if opcode == "procedures_definition":
+            proccode = " ".join(args["proccode"].split())
+            kinds = PLACEHOLDER.findall(proccode)
+            bad = sorted({k for k in kinds if k not in ("s", "b")})
+            if bad:
+                raise ActionError(
+                    f"add_block: proccode inputs are %s (number or text) and %b (boolean), "
+                    f"not {', '.join('%' + k for k in bad)}"
+                )
+            if not PLACEHOLDER.sub("", proccode).strip():
+                raise ActionError("add_block: a custom block's proccode needs a label word")
+            names = args.get("argument_names", [])
+            if len(names) != len(kinds):
+                raise ActionError(
+                    f"add_block: proccode {proccode!r} has {len(kinds)} input(s) but "
+                    f"argument_names lists {len(names)}"
+                )
+            if len(set(names)) != len(names):
+                raise ActionError("add_block: argument_names must be different from each other")
+            if proccode in defined:
+                raise ActionError(f"add_block: a custom block {proccode!r} is already defined")
+            return self._call(
+                page,
+                "composite.addDefinition",
+                {
+                    "proccode": proccode,
+                    "names": names,
+                    "kinds": kinds,
+                    "warp": bool(args.get("warp", False)),
+                },
+            )
+        if opcode == "procedures_call":
+            proccode = " ".join(args["proccode"].split())
+            if proccode not in defined:
+                close = difflib.get_close_matches(proccode, list(defined), n=3, cutoff=0.5)
+                hint = f" (did you mean {', '.join(close)}?)" if close else ""
+                raise ActionError(
+                    f"add_block: no custom block {proccode!r} is defined in this sprite or "
+                    f"stage{hint}; defined: {listing}"
+                )
+            return self._call(page, "composite.addCall", {"proccode": proccode})
+        want = "b" if opcode == "argument_reporter_boolean" else "s"
+        name = args["argument"].strip()
+        found = {n for args_ in defined.values() for n, k in args_ if k == want}
+        if name not in found:
+            what = "boolean" if want == "b" else "number or text"
+            raise ActionError(
+                f"add_block: no {what} input named {name!r} in this target's custom blocks; "
+                f"{what} inputs: {', '.join(sorted(found)) or '(none)'}"
+            )
+        return self._call(page, "composite.addArgument", {"opcode": opcode, "name": name})
+
     def _connect(self, page: EditorPage, args: dict[str, Any]) -> str:
         state, program = self._program(page)
         source = self._resolve(program, state, args["source"])
@@ -192,8 +279,11 @@ class CompositeActionModel:
         label_t = program.describe(args["target"])
         text_s, text_t = program.labels[args["source"]], program.labels[args["target"]]
         inp = args.get("input")
+        target_block = state["blocks"][target]
+        if inp is not None and target_block["opcode"] == "procedures_call":
+            inp = _call_input(state["blocks"], target_block, inp, "connect_blocks")
         if placement in ("statement_into", "value_into") and inp is None:
-            inp = self._default_input(state["blocks"][target], placement, label_t)
+            inp = self._default_input(state["blocks"], target_block, placement, label_t)
         if inp is not None and placement not in ("statement_into", "value_into"):
             raise ActionError(
                 f"connect_blocks: `input` is only for statement_into and value_into, not {placement}"
@@ -209,7 +299,9 @@ class CompositeActionModel:
         index, _ = _new_index(made, source)
         return f"put {text_s} {RELATIONS[placement]} {text_t}{where}; it is now block {index}"
 
-    def _default_input(self, block: dict[str, Any], placement: str, label: str) -> str:
+    def _default_input(
+        self, blocks: dict[str, Any], block: dict[str, Any], placement: str, label: str
+    ) -> str:
         spec = catalogue.get(block["opcode"])
         if placement == "statement_into":
             if spec is not None and spec.statements:
@@ -217,7 +309,13 @@ class CompositeActionModel:
             raise ActionError(
                 f"connect_blocks: {label} is not a C-block; it has no statement input"
             )
-        names = [a.name for a in spec.args if a.kind in VALUE_INPUT_KINDS] if spec else []
+        if block["opcode"] == "procedures_call":
+            named = call_arguments(blocks, block)
+            if len(named) == 1:
+                return next(iter(named))
+            names = list(named.values())
+        else:
+            names = [a.name for a in spec.args if a.kind in VALUE_INPUT_KINDS] if spec else []
         if len(names) == 1:
             return names[0]
         raise ActionError(
@@ -246,6 +344,8 @@ class CompositeActionModel:
         bid = self._resolve(program, state, args["index"])
         label = program.describe(args["index"])
         field = args["field"]
+        if state["blocks"][bid]["opcode"] == "procedures_call":
+            field = _call_input(state["blocks"], state["blocks"][bid], field, "set_block_field")
         spec = catalogue.get(state["blocks"][bid]["opcode"])
         if spec is not None:
             names = {a.name.lower(): a.name for a in spec.args}
@@ -286,6 +386,20 @@ def literal_problem(arg: Arg, value: str) -> str | None:
     if arg.kind == "colour" and not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
         return f"{value!r} is not a valid value for {arg.name}: it takes a colour #rrggbb"
     return None
+
+
+def _call_input(blocks: dict[str, Any], call: dict[str, Any], name: str, api: str) -> str:
+    """The input id of a call's argument given by name (or by id)."""
+    named = call_arguments(blocks, call)
+    if name in named:
+        return name
+    ids = [i for i, n in named.items() if n == name]
+    if len(ids) == 1:
+        return ids[0]
+    raise ActionError(
+        f"{api}: the custom block {call.get('mutation', {}).get('proccode', '?')!r} has no "
+        f"input {name!r}; its inputs: {', '.join(named.values()) or '(none)'}"
+    )
 
 
 def _new_index(made: dict[str, Any], block_id: str) -> tuple[int | None, str]:

@@ -23,7 +23,8 @@ MAX_TEXT = 10_000
 
 @dataclass(frozen=True)
 class Param:
-    """One argument of an API: ``kind`` is ``index``, ``name``, ``opcode``, ``value`` or ``choice``."""
+    """One argument of an API: ``kind`` is ``index``, ``name``, ``names`` (a list of names),
+    ``flag`` (true/false), ``opcode``, ``value`` or ``choice``."""
 
     name: str
     kind: str
@@ -78,9 +79,34 @@ COMPOSITE_APIS: tuple[Api, ...] = (
             Param("variable", "name", "the variable of a variable block", False),
             Param("list", "name", "the list of a list block", False),
             Param("message", "name", "the broadcast message of a broadcast block", False),
+            Param(
+                "proccode",
+                "name",
+                "a custom block's text, `%s` for each number or text input and `%b` for each "
+                "boolean input (e.g. `jump %s`): the new block of procedures_definition, the "
+                "defined block of procedures_call",
+                False,
+            ),
+            Param(
+                "argument_names",
+                "names",
+                "procedures_definition: the inputs' names, one per `%s` / `%b` in order",
+                False,
+            ),
+            Param("warp", "flag", "procedures_definition: run without screen refresh", False),
+            Param(
+                "argument",
+                "name",
+                "argument_reporter_string_number / _boolean: the name of an input of a custom "
+                "block defined in this sprite",
+                False,
+            ),
         ),
         "Add a new block with its default inputs as a new script in free visible space; "
-        "variable and list blocks use the named variable or list (default: the first).",
+        "variable and list blocks use the named variable or list (default: the first). "
+        "My Blocks: procedures_definition makes a custom block (`define ...`) as the Make a "
+        "Block dialog does; procedures_call calls a defined one; argument reporters use its "
+        "inputs inside its definition.",
         {"opcode": "data_changevariableby", "variable": "score"},
     ),
     Api(
@@ -111,7 +137,8 @@ COMPOSITE_APIS: tuple[Api, ...] = (
     Api(
         "delete_block",
         (Param("index", "index", _INDEX),),
-        "Delete the block with the blocks inside it; the blocks below it move up.",
+        "Delete the block with the blocks inside it; the blocks below it move up (deleting "
+        "a hat block deletes its whole script).",
         {"index": 4},
     ),
     Api(
@@ -130,6 +157,21 @@ COMPOSITE_APIS: tuple[Api, ...] = (
     Api("failed", (), "Declare the task impossible (ends the episode).", {}, True),
 )
 APIS: dict[str, Api] = {a.name: a for a in COMPOSITE_APIS}
+# add_block's options that only some opcodes take (variable, list and message follow the
+# block's own variable fields); every other opcode refuses them.
+PROCEDURE_OPTIONS: dict[str, tuple[str, ...]] = {
+    "procedures_definition": ("proccode", "argument_names", "warp"),
+    "procedures_call": ("proccode",),
+    "argument_reporter_string_number": ("argument",),
+    "argument_reporter_boolean": ("argument",),
+}
+REQUIRED_OPTIONS: dict[str, tuple[str, ...]] = {
+    "procedures_definition": ("proccode",),
+    "procedures_call": ("proccode",),
+    "argument_reporter_string_number": ("argument",),
+    "argument_reporter_boolean": ("argument",),
+}
+MAX_NAMES = 64
 
 
 @dataclass(frozen=True)
@@ -168,6 +210,21 @@ def _check(api: Api, p: Param, value: Any) -> Any:
     where = f"{api.name}: `{p.name}`"
     if p.kind == "index":
         return _index(api.name, p, value)
+    if p.kind == "flag":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            return value.strip().lower() == "true"
+        raise ActionError(f"{where} must be true or false")
+    if p.kind == "names":
+        if not isinstance(value, (list, tuple)) or len(value) > MAX_NAMES:
+            raise ActionError(f"{where} must be a list of at most {MAX_NAMES} names")
+        names = []
+        for item in value:
+            if not isinstance(item, str) or not item.strip() or len(item) > MAX_TEXT:
+                raise ActionError(f"{where}: each name must be a non-empty string")
+            names.append(item.strip())
+        return names
     if p.kind == "value":
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             raise ActionError(f"{where} must be a string or a number")

@@ -10,12 +10,16 @@ AGENTS = ("random", "oracle", "llm")
 
 
 def make_agent(name: str, mode: str = "primitive", **kwargs: Any) -> Agent:
-    """``random`` (seed), ``oracle``, or ``llm`` (base_url, model, api_key_env, coords, history,
+    """``random`` (seed), ``oracle`` (composite mode: the composite oracle), or ``llm`` (base_url, model, api_key_env, coords, history,
     max_retries, backoff_s, timeout_s, temperature, max_tokens, parse_retries)."""
     if name == "random":
         from scratch_gym.agents.random_agent import RandomAgent
 
         return RandomAgent(mode, **kwargs)
+    if name == "oracle" and mode == "composite":
+        from scratch_gym.agents.composite_oracle import CompositeOracleAgent
+
+        return CompositeOracleAgent(**kwargs)
     if name == "oracle":
         from scratch_gym.agents.oracle import OracleAgent
 

@@ -19,6 +19,7 @@ model each derive it from the VM and agree as long as the VM has not changed in 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,7 @@ from scratch_gym.program.render import render_script_lines
 from scratch_gym.program.sb3blocks import to_sb3
 
 COMMENT = "  // "
+_PLACEHOLDER = re.compile(r"%([a-zA-Z])")
 VALUE_KINDS = frozenset({"number", "angle", "text", "colour", "menu", "broadcast", "boolean"})
 
 
@@ -83,6 +85,39 @@ class NumberedProgram:
                 lines.append(head + line.text + tail)
             out.append("\n".join(lines))
         return "\n\n".join(out)
+
+
+def procedures(blocks: dict[str, Any]) -> dict[str, list[tuple[str, str]]]:
+    """The custom blocks defined in a target's blocks: proccode -> [(input name, "s" or "b")]."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for b in blocks.values():
+        if not isinstance(b, dict) or b.get("opcode") != "procedures_prototype":
+            continue
+        m = b.get("mutation") or {}
+        names = json.loads(m.get("argumentnames") or "[]")
+        kinds = [k for k in _PLACEHOLDER.findall(m.get("proccode", "")) if k in "sbn"]
+        out[m.get("proccode", "")] = [
+            (n, "b" if k == "b" else "s") for n, k in zip(names, kinds, strict=False)
+        ]
+    return out
+
+
+def call_arguments(blocks: dict[str, Any], call: dict[str, Any]) -> dict[str, str]:
+    """A procedures_call's input ids -> the input names its definition gives them (else ids)."""
+    m = call.get("mutation") or {}
+    ids = json.loads(m.get("argumentids") or "[]")
+    for b in blocks.values():
+        pm = b.get("mutation") or {}
+        if b.get("opcode") == "procedures_prototype" and pm.get("proccode") == m.get("proccode"):
+            names = dict(
+                zip(
+                    json.loads(pm.get("argumentids") or "[]"),
+                    json.loads(pm.get("argumentnames") or "[]"),
+                    strict=False,
+                )
+            )
+            return {i: names.get(i, i) for i in ids}
+    return {i: i for i in ids}
 
 
 def number_blocks(blocks: dict[str, Any], catalogue: Catalogue | None = None) -> NumberedProgram:
@@ -169,6 +204,8 @@ class _Numberer:
         b = self.blocks[bid]
         inputs = b.get("inputs", {})
         spec = self.cat.get(b["opcode"])
+        if b["opcode"] == "procedures_definition":
+            return []  # its prototype (and the argument reporters in it) belong to its line
         if b["opcode"] == "procedures_call":
             names = json.loads((b.get("mutation") or {}).get("argumentids", "[]"))
         elif spec is not None and spec.source != "structural":

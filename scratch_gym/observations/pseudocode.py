@@ -10,7 +10,8 @@ A ``Dict`` of text:
 * ``pseudocode``: the target's scripts in scratchblocks, as the program model renders them, with
   block indices (see ``observations.numbering``: an index column, and ``// N: (reporter)``
   naming the reporters of a line). Actions refer to blocks by these indices.
-* ``fields``: per block with fields or inputs, ``N opcode: NAME = value (kind; choices: ...)``.
+* ``fields``: per block with fields or inputs, ``N opcode: NAME = value (kind; choices: ...)``
+  (a custom block's call names its inputs as its definition does).
 * ``last_action_result`` / ``last_action_error``: what the last action did, or why it failed.
 """
 
@@ -23,7 +24,7 @@ from gymnasium import spaces
 
 from scratch_gym.editor.page import EditorPage
 from scratch_gym.observations.base import EpisodeText
-from scratch_gym.observations.numbering import NumberedProgram, number_blocks
+from scratch_gym.observations.numbering import NumberedProgram, call_arguments, number_blocks
 from scratch_gym.program import catalogue
 from scratch_gym.spaces import UnicodeText
 
@@ -135,6 +136,9 @@ def fields_text(
         opcode = blocks[bid]["opcode"]
         spec = catalogue.get(opcode)
         kinds = {a.name: KIND_LABELS.get(a.kind, a.kind) for a in spec.args} if spec else {}
+        if opcode == "procedures_call":  # its inputs by the names its definition gives them
+            named = call_arguments(blocks, blocks[bid])
+            block_slots = [{**s, "name": named.get(s["name"], s["name"])} for s in block_slots]
         parts = [_slot_text(s, kinds.get(s["name"], ""), program) for s in block_slots]
         lines.append(f"{index} {opcode}: " + "; ".join(parts))
     return "\n".join(lines)

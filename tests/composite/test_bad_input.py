@@ -46,7 +46,51 @@ BAD = [
     ("missing arg", {"api": "select_sprite", "args": {}}, "missing argument `name`"),
     ("bad index", {"api": "delete_block", "args": {"index": "one"}}, "must be a block index"),
     ("unknown opcode", {"api": "add_block", "args": {"opcode": "motion_move"}}, "unknown opcode"),
-    ("my blocks", {"api": "add_block", "args": {"opcode": "procedures_call"}}, "My Blocks"),
+    (
+        "call without proccode",
+        {"api": "add_block", "args": {"opcode": "procedures_call"}},
+        "needs the `proccode` option",
+    ),
+    (
+        "call of an undefined block",
+        {"api": "add_block", "args": {"opcode": "procedures_call", "proccode": "jump %s"}},
+        "no custom block 'jump %s' is defined",
+    ),
+    (
+        "definition with too few names",
+        {
+            "api": "add_block",
+            "args": {"opcode": "procedures_definition", "proccode": "jump %s %b"},
+        },
+        "has 2 input(s) but argument_names lists 0",
+    ),
+    (
+        "definition with an unknown placeholder",
+        {
+            "api": "add_block",
+            "args": {
+                "opcode": "procedures_definition",
+                "proccode": "go %n",
+                "argument_names": ["a"],
+            },
+        },
+        "not %n",
+    ),
+    (
+        "argument of no custom block",
+        {"api": "add_block", "args": {"opcode": "argument_reporter_boolean", "argument": "a"}},
+        "no boolean input named 'a'",
+    ),
+    (
+        "proccode on a plain block",
+        {"api": "add_block", "args": {"opcode": "motion_movesteps", "proccode": "x"}},
+        "takes no `proccode` option",
+    ),
+    (
+        "prototype alone",
+        {"api": "add_block", "args": {"opcode": "procedures_prototype"}},
+        "add procedures_definition",
+    ),
     (
         "bad placement",
         {"api": "connect_blocks", "args": {"source": 1, "target": 2, "placement": "below"}},

@@ -166,3 +166,22 @@ def test_select_sprite_and_stage(driver: Driver):
     assert d.obs["target"] == "Sprite1 (sprite)"
     assert d.obs["pseudocode"] == ""
     assert "Sprite1 (sprite, selected)" in d.obs["targets"]
+
+
+def test_new_block_gets_its_own_shadow_after_a_reporter_covered_one(driver: Driver):
+    """Blocks made from the flyout's state must not reuse a covered shadow's id (the VM keeps
+    covered shadows: two blocks would share one and a value set on one would move to the other)."""
+    d = driver
+    hat = d.add("event_whenflagclicked")
+    first = d.add("motion_pointindirection")
+    d.connect(first, hat, "stack_after")
+    d.connect(d.add("operator_subtract"), first, "value_into", "DIRECTION")
+    second = d.add("motion_pointindirection")
+    d.set(second, "DIRECTION", -150)
+    d.connect(second, first, "stack_after")
+    blocks = d.vm_blocks()
+    shadows = [blocks[b]["inputs"]["DIRECTION"]["shadow"] for b in (first, second)]
+    assert shadows[0] != shadows[1]
+    assert render_scripts(d.page.project_json()["targets"][1]["blocks"]).endswith(
+        "point in direction (-150)"
+    )

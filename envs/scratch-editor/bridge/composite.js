@@ -295,13 +295,25 @@
       `${all.map(v => v.getName()).join(', ') || '(none)'} (add_${what} makes one)`);
   }
 
+  // A saved state without block ids. Blockly keeps the ids of shadow states even with saveIds
+  // false, so every block made from the flyout's state would reuse the flyout shadow's id once
+  // it is free in the workspace, e.g. after a reporter covered (and disposed) an earlier copy's
+  // shadow, which the VM still holds: two blocks would then share one shadow in the VM.
+  function withoutIds (state) {
+    if (Array.isArray(state)) return state.map(withoutIds);
+    if (!state || typeof state !== 'object') return state;
+    const out = {};
+    for (const [k, v] of Object.entries(state)) if (k !== 'id') out[k] = withoutIds(v);
+    return out;
+  }
+
   // The block's saved state: the flyout's block when the flyout has one (the editor's exact
   // defaults, dynamic menus included), else built from the catalogue entry.
   function initialState (spec) {
     const fly = ws().getFlyout().getWorkspace().getTopBlocks(false).find(b => b.type === spec.opcode);
     if (fly) {
-      return SB().serialization.blocks.save(fly, {addCoordinates: false, addNextBlocks: false,
-        saveIds: false});
+      return withoutIds(SB().serialization.blocks.save(fly, {addCoordinates: false,
+        addNextBlocks: false, saveIds: false}));
     }
     const state = {type: spec.opcode, fields: {}, inputs: {}};
     for (const arg of spec.args) {
@@ -356,6 +368,72 @@
       placeFree(block);
     });
     return finish({id: block.id});
+  });
+
+  // -- custom blocks (My Blocks) -------------------------------------------------------------------
+
+  function xmlElement (tag, attrs = {}) {
+    const el = SB().utils.xml.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+    return el;
+  }
+
+  function prototypeOf (proccode) {
+    return ws().getAllBlocks(false).find(b => b.type === 'procedures_prototype' &&
+      b.getProcCode() === proccode) || null;
+  }
+
+  function newUid () {
+    const U = SB().utils;
+    return U.idGenerator ? U.idGenerator.genUid() : U.genUid();
+  }
+
+  // Adds a block from its XML as the editor's own My Blocks code does, placed in free space.
+  function appendXml (dom) {
+    let block = null;
+    grouped(() => {
+      block = SB().Xml.domToBlock(dom, ws());
+      placeFree(block);
+    });
+    return finish({id: block.id});
+  }
+
+  // What the "Make a Block" dialog's callback builds: a define block whose custom_block statement
+  // holds a prototype with the dialog's mutation (fresh argument ids, '' / 'false' defaults).
+  SG.register('composite.addDefinition', ({proccode, names, kinds, warp}) => {
+    if (prototypeOf(proccode)) invalid(`a custom block ${JSON.stringify(proccode)} is already defined here`);
+    const mutation = xmlElement('mutation', {
+      proccode,
+      argumentids: JSON.stringify(names.map(() => newUid())),
+      argumentnames: JSON.stringify(names),
+      argumentdefaults: JSON.stringify(kinds.map(k => (k === 'b' ? 'false' : ''))),
+      warp: String(Boolean(warp))
+    });
+    const def = xmlElement('block', {type: 'procedures_definition'});
+    const statement = xmlElement('statement', {name: 'custom_block'});
+    const proto = xmlElement('block', {type: 'procedures_prototype'});
+    proto.appendChild(mutation);
+    statement.appendChild(proto);
+    def.appendChild(statement);
+    return appendXml(def);
+  });
+
+  // A call block as the My Blocks palette makes it: the prototype's mutation on procedures_call.
+  SG.register('composite.addCall', ({proccode}) => {
+    const proto = prototypeOf(proccode);
+    if (!proto) invalid(`no custom block ${JSON.stringify(proccode)} is defined here`);
+    const call = xmlElement('block', {type: 'procedures_call'});
+    call.appendChild(proto.mutationToDom(true));
+    return appendXml(call);
+  });
+
+  // A copy of a define block's argument reporter, as dragging it out of the prototype makes.
+  SG.register('composite.addArgument', ({opcode, name}) => {
+    const reporter = xmlElement('block', {type: opcode});
+    const field = xmlElement('field', {name: 'VALUE'});
+    field.textContent = name;
+    reporter.appendChild(field);
+    return appendXml(reporter);
   });
 
   // -- connecting blocks -------------------------------------------------------------------------
@@ -520,8 +598,20 @@
 
   SG.register('composite.delete', async ({id}) => {
     const b = blockById(id);
-    const below = new Set();
-    for (let n = b.getNextBlock(); n; n = n.getNextBlock()) n.getDescendants(false).forEach(x => below.add(x.id));
+    if (b.type === 'procedures_definition') {
+      // As the editor: a custom block that is still called cannot lose its definition.
+      const proto = b.getInput('custom_block').connection.targetBlock();
+      const code = proto ? proto.getProcCode() : null;
+      const calls = ws().getAllBlocks(false).filter(x => x.type === 'procedures_call' &&
+        x.getProcCode() === code);
+      if (calls.length) {
+        invalid(`${calls.length} block(s) still call ${JSON.stringify(code)}; delete them first`);
+      }
+    }
+    const below = new Set(); // blocks that stay: those below it (a hat takes its script along)
+    for (let n = b.previousConnection ? b.getNextBlock() : null; n; n = n.getNextBlock()) {
+      n.getDescendants(false).forEach(x => below.add(x.id));
+    }
     const removed = b.getDescendants(false).filter(x => !x.isShadow() && !below.has(x.id)).length;
     grouped(() => b.dispose(true, false));
     return finish({removed});

@@ -1,0 +1,288 @@
+"""The composite-mode oracle: turns the live program into the task's golden one with composite
+actions only (``{"api": ..., "args": {...}}``), then answers ``done``.
+
+Per target whose scripts or variables differ from the golden's: select it, make the missing
+variables and lists, keep scripts that already equal a golden one, and edit each other golden
+script out of the live script with the same first block (or build it): stacks are aligned block by
+block (longest common subsequence of blocks with the same opcode, custom block or name), so only
+what differs is deleted, added, connected or set. Live scripts left over are deleted. Custom
+blocks are defined before anything that calls them.
+
+Actions are made one at a time from the live VM's blocks (read through the page, as an oracle
+may) and name blocks by id until the last moment, when the id becomes the index the latest
+observation shows; the numbering renumbers after every edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from scratch_gym.agents.base import Agent
+from scratch_gym.agents.composite_plan import Node, TreeReader, script_canon
+from scratch_gym.agents.golden import Unsupported, project_json
+from scratch_gym.observations.numbering import number_blocks
+
+Action = dict[str, Any]
+
+
+class CompositeOracleAgent(Agent):
+    """Replays the golden solution of the task given to ``reset`` (needs :meth:`bind`)."""
+
+    name = "oracle"
+    mode = "composite"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.env: Any = None
+        self.golden: dict[str, Any] | None = None
+        self.unsupported = ""
+        self.mismatch: list[str] = []
+        self._actions: Iterator[Action] | None = None
+
+    def bind(self, env: Any) -> None:
+        self.env = env.unwrapped if hasattr(env, "unwrapped") else env
+
+    def reset(self, task: Any = None) -> None:
+        super().reset(task)
+        if task is None or task.golden is None:
+            raise ValueError("the oracle needs a task with a golden solution")
+        from scratch_gym.tasks.projects import load_project
+
+        self.golden = project_json(load_project(task.golden))
+        self.unsupported = ""
+        self.mismatch = []
+        self._actions = self._plan()
+
+    def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        if self._actions is None:
+            raise RuntimeError("call reset(task) before act()")
+        error = observation.get("last_action_error") if isinstance(observation, dict) else ""
+        if error:
+            raise RuntimeError(f"the oracle's last action failed: {error}")
+        try:
+            action = next(self._actions, {"api": "done", "args": {}})
+        except Unsupported as exc:
+            self.unsupported = str(exc)
+            self._actions = iter(())
+            action = {"api": "failed", "args": {}}
+        self.info = {"unsupported": self.unsupported} if self.unsupported else {}
+        if self.mismatch:
+            self.info["differs_from_golden"] = list(self.mismatch)
+        return action
+
+    # -- the live editor ------------------------------------------------------------------------
+    @property
+    def page(self) -> Any:
+        page = getattr(self.env, "_page", None) if self.env is not None else None
+        if page is None or not page.is_alive():
+            raise RuntimeError("the oracle needs bind(env) and a live editor page")
+        return page
+
+    def _blocks(self) -> dict[str, Any]:
+        return self.page.call("composite.blocks")
+
+    def _index(self, block_id: str) -> int:
+        index = number_blocks(self._blocks()["blocks"]).index_of(block_id)
+        if index is None:
+            raise RuntimeError(f"block {block_id} is not in the observation")
+        return index
+
+    def _tops(self) -> set[str]:
+        blocks = self._blocks()["blocks"]
+        return {i for i, b in blocks.items() if b.get("topLevel") and not b.get("shadow")}
+
+    # -- the plan -------------------------------------------------------------------------------
+    def _plan(self) -> Iterator[Action]:
+        assert self.golden is not None
+        live = {t["name"]: t for t in self.page.project_json()["targets"]}
+        golden = sorted(self.golden["targets"], key=lambda t: not t.get("isStage"))
+        for target in golden:
+            if target["name"] not in live:
+                raise Unsupported(f"the golden adds the target {target['name']!r}")
+        for target in golden:
+            have = live[target["name"]]
+            missing = _missing_data(target, have)
+            want = TreeReader(target.get("blocks") or {}, vm=False).scripts()
+            now = TreeReader(have.get("blocks") or {}, vm=False).scripts()
+            if not missing and _same(want, now):
+                continue
+            yield from self._select(target)
+            scope = "all" if target.get("isStage") else "sprite"
+            for api, name in missing:
+                yield {"api": api, "args": {"name": name, "scope": scope}}
+            yield from self._edit_target(want)
+        self.mismatch = self._differences()
+        yield {"api": "done", "args": {}}
+
+    def _differences(self) -> list[str]:
+        """Targets whose live scripts still differ from the golden's (an oracle bug if any)."""
+        assert self.golden is not None
+        live = {t["name"]: t for t in self.page.project_json()["targets"]}
+        return [
+            t["name"]
+            for t in self.golden["targets"]
+            if not _same(
+                TreeReader(t.get("blocks") or {}, vm=False).scripts(),
+                TreeReader(live[t["name"]].get("blocks") or {}, vm=False).scripts(),
+            )
+        ]
+
+    def _select(self, target: dict[str, Any]) -> Iterator[Action]:
+        state = self._blocks()
+        if target.get("isStage"):
+            if not state["is_stage"]:
+                yield {"api": "select_stage", "args": {}}
+        elif state["is_stage"] or state["target"] != target["name"]:
+            yield {"api": "select_sprite", "args": {"name": target["name"]}}
+
+    def _edit_target(self, want: list[list[Node]]) -> Iterator[Action]:
+        now = TreeReader(self._blocks()["blocks"], vm=True).scripts()
+        pending = list(range(len(now)))
+        todo: list[tuple[list[Node], list[Node] | None]] = []
+        for script in want:  # keep equal scripts
+            same = next((i for i in pending if _same([now[i]], [script])), None)
+            if same is not None:
+                pending.remove(same)
+            else:
+                todo.append((script, None))
+        for k, (script, _) in enumerate(todo):  # pair the others by their first block
+            match = [i for i in pending if now[i] and now[i][0].key == script[0].key]
+            if match:
+                best = max(match, key=lambda i: _similarity(now[i], script))
+                pending.remove(best)
+                todo[k] = (script, now[best])
+        for k, (script, base) in enumerate(todo):  # define custom blocks before any call
+            if base is None and script[0].opcode == "procedures_definition":
+                made = yield from self._build(script[0])
+                todo[k] = (script, [TreeReader(self._blocks()["blocks"], vm=True).node(made)])
+        for script, base in todo:
+            yield from self._edit_stack(base or [], script, None, None)
+        leftovers = sorted(pending, key=lambda i: now[i][0].opcode == "procedures_definition")
+        for i in leftovers:  # deleting a script's top block deletes the script (as the editor)
+            for node in now[i]:
+                if node.id in self._blocks()["blocks"]:
+                    yield self._act("delete_block", index=node.id)
+
+    # -- edits ----------------------------------------------------------------------------------
+    def _act(self, api: str, **args: Any) -> Action:
+        """An action whose block-id arguments (index, source, target) become indices now."""
+        for key in ("index", "source", "target"):
+            if key in args:
+                args[key] = self._index(args[key])
+        return {"api": api, "args": args}
+
+    def _edit_stack(
+        self, now: list[Node], want: list[Node], parent: str | None, slot: str | None
+    ) -> Iterator[Action]:
+        pairs = _align(now, want, force_first=parent is None)
+        kept = {c for c, _ in pairs}
+        to_now = {g: c for c, g in pairs}
+        for i, node in enumerate(now):
+            if i not in kept:
+                yield self._act("delete_block", index=node.id)
+        prev: str | None = None
+        for g, node in enumerate(want):
+            if g in to_now:
+                current = now[to_now[g]]
+                yield from self._edit_block(current, node)
+                prev = current.id
+                continue
+            new = yield from self._build(node)
+            if prev is not None:
+                yield self._act("connect_blocks", source=new, target=prev, placement="stack_after")
+            elif parent is not None:
+                yield self._act(
+                    "connect_blocks",
+                    source=new,
+                    target=parent,
+                    placement="statement_into",
+                    input=slot,
+                )
+            prev = new
+
+    def _build(self, node: Node) -> Iterator[Action]:
+        """Add ``node`` as a new script and fill it in; returns the new block's id."""
+        before = self._tops()
+        yield {"api": "add_block", "args": {"opcode": node.opcode, **node.options}}
+        new = [i for i in self._tops() - before]
+        if len(new) != 1:
+            raise RuntimeError(f"add_block {node.opcode} made {len(new)} new scripts")
+        made = TreeReader(self._blocks()["blocks"], vm=True).node(new[0])
+        yield from self._edit_block(made, node)
+        return new[0]
+
+    def _edit_block(self, now: Node, want: Node) -> Iterator[Action]:
+        names = list(dict.fromkeys([*want.literals, *want.reporters, *now.reporters]))
+        for name in names:
+            got, need = now.reporters.get(name), want.reporters.get(name)
+            if got is not None and need is not None and got.key == need.key:
+                yield from self._edit_block(got, need)
+                continue
+            if got is not None:
+                yield self._act("delete_block", index=got.id)
+            if need is not None:
+                new = yield from self._build(need)
+                yield self._act(
+                    "connect_blocks", source=new, target=now.id, placement="value_into", input=name
+                )
+            elif name in want.literals and want.literals[name] != now.literals.get(name):
+                yield self._act(
+                    "set_block_field", index=now.id, field=name, value=want.literals[name]
+                )
+        for name, value in want.fields.items():
+            if now.fields.get(name) != value:
+                yield self._act("set_block_field", index=now.id, field=name, value=value)
+        for name in dict.fromkeys([*want.stacks, *now.stacks]):
+            yield from self._edit_stack(
+                now.stacks.get(name, []), want.stacks.get(name, []), now.id, name
+            )
+
+
+def _same(a: list[list[Node]], b: list[list[Node]]) -> bool:
+    return sorted(map(script_canon, a)) == sorted(map(script_canon, b))
+
+
+def _similarity(a: list[Node], b: list[Node]) -> int:
+    return len(_align(a, b, force_first=False))
+
+
+def _align(now: list[Node], want: list[Node], force_first: bool) -> list[tuple[int, int]]:
+    """Pairs (i, j) of a longest common subsequence of blocks with equal keys (the first blocks
+    paired when ``force_first``); among equal lengths, exact copies are preferred."""
+    if force_first and now and want and now[0].key == want[0].key:
+        rest = _align(now[1:], want[1:], False)
+        return [(0, 0), *((i + 1, j + 1) for i, j in rest)]
+    n, m = len(now), len(want)
+    score = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            best = max(score[i + 1][j], score[i][j + 1])
+            if now[i].key == want[j].key:
+                bonus = 1 + 2 * (now[i].canon() == want[j].canon()) + want[j].size()
+                best = max(best, score[i + 1][j + 1] + bonus)
+            score[i][j] = best
+    pairs, i, j = [], 0, 0
+    while i < n and j < m:
+        if now[i].key == want[j].key:
+            bonus = 1 + 2 * (now[i].canon() == want[j].canon()) + want[j].size()
+            if score[i][j] == score[i + 1][j + 1] + bonus:
+                pairs.append((i, j))
+                i, j = i + 1, j + 1
+                continue
+        if score[i + 1][j] >= score[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return pairs
+
+
+def _missing_data(golden: dict[str, Any], live: dict[str, Any]) -> list[tuple[str, str]]:
+    """(add_variable | add_list, name) for the golden target's variables the live one lacks."""
+    out = []
+    for key, api in (("variables", "add_variable"), ("lists", "add_list")):
+        have = {v[0] for v in (live.get(key) or {}).values()}
+        for value in (golden.get(key) or {}).values():
+            if value[0] not in have:
+                out.append((api, value[0]))
+    return out
