@@ -1,29 +1,12 @@
 """Tests of factorial: 5, 0, 1, 10, a negative number, and two runs in a row."""
 
-from scratch_gym.tasks import idle
+from scratch_gym.tasks.qa import says
 
 QUESTIONS = ("Enter a number",)
 
 
-def _spoken(texts):
-    """What Sprite1 said, without its questions (an ask shows the question in Sprite1's bubble
-    and clears it when answered)."""
-    out = []
-    for i, text in enumerate(texts):
-        if text in QUESTIONS or (text == "" and i > 0 and texts[i - 1] in QUESTIONS):
-            continue
-        out.append(text)
-    return out
-
-
 def _says(run, answers, expected):
-    """Answer the questions in order, click the green flag, check the last thing Sprite1 says."""
-    before = len(run.said("Sprite1"))
-    run.answer(*answers).green_flag()
-    run.wait_until(idle(), frames=300, message=f"for {answers} the program did not finish")
-    said = _spoken(run.said("Sprite1")[before:])
-    assert said, f"for {answers} Sprite1 said nothing"
-    assert said[-1] == expected, f"for {answers} Sprite1 said {said[-1]!r}, not {expected!r}"
+    says(run, answers, expected, QUESTIONS)
 
 
 def test_five(run):
