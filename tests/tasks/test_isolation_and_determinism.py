@@ -188,3 +188,16 @@ def test_each_test_starts_from_the_same_state(page):
     result = Evaluator(page, code_task(test_mutates, test_fresh, test_fresh)).evaluate(project)
     assert result.success, result.to_info()
     assert starts[0] == starts[1] == starts[2]
+
+
+def test_loading_projects_again_and_again_leaks_no_costume_skins(page):
+    # scratch-vm keeps the skins of a replaced project; the bridge destroys them on every load.
+    tasks = [load_task("pen-wall"), load_task("bee-garden")]
+    counts = []
+    for _ in range(3):
+        for task in tasks:
+            ev = Evaluator(page, task)
+            ev.evaluate(load_project(task.golden), until_failure=True)
+            page.load_project(load_project(task.start))
+            counts.append(page.call("vm.skins", {}))
+    assert counts[-2:] == counts[:2], counts

@@ -103,7 +103,7 @@
     if (!vm.extensionManager.isExtensionLoaded('pen')) {
       await vm.extensionManager.loadExtensionURL('pen');
     }
-    if (project) await vm.loadProject(project);
+    if (project) await SG.loadProjectInto(vm, project);
     const result = {scratch_blocks_version: SB.VERSION || null, targets: {}};
     const sprite = vm.runtime.targets.find(t => !t.isStage && t.isOriginal);
     for (const target of [sprite, vm.runtime.getTargetForStage()]) {
@@ -129,7 +129,7 @@
     for (const project of projects) {
       try {
         vm.stopAll();
-        await vm.loadProject(project);
+        await SG.loadProjectInto(vm, project);
         out.push({ok: true, project: vm.toJSON()});
       } catch (e) {
         out.push({ok: false, error: String(e && e.message ? e.message : e)});

@@ -35,12 +35,40 @@
   }
   SG.summary = summary;
 
+  function costumeSkins (vm) {
+    const ids = new Set();
+    for (const t of vm.runtime.targets) {
+      for (const c of t.sprite ? t.sprite.costumes : []) if (typeof c.skinId === 'number') ids.add(c.skinId);
+    }
+    return ids;
+  }
+
+  // Load a project into `vm`. scratch-vm never destroys the costume skins of the project it
+  // replaces, so every load would leak their textures (gigabytes over a long run): destroy the
+  // skins of the old costumes that no target uses any more. A failed load keeps the old project's.
+  SG.loadProjectInto = async function (vm, data) {
+    const before = costumeSkins(vm);
+    try {
+      await vm.loadProject(data);
+    } finally {
+      const kept = costumeSkins(vm);
+      const r = vm.renderer;
+      if (r) for (const id of before) if (!kept.has(id) && r._allSkins[id]) r.destroySkin(id);
+    }
+  };
+  const liveSkins = vm => (vm && vm.renderer ? vm.renderer._allSkins.filter(Boolean).length : 0);
+  // Skins alive in the editor's renderer and the evaluation VM's (a leak check).
+  SG.register('vm.skins', () => ({
+    editor: liveSkins(SG.vm),
+    evaluation: liveSkins(SG.evaluation && SG.evaluation.vm)
+  }));
+
   SG.register('project.load', async ({json, sb3_base64: sb3}) => {
     const vm = SG.vm;
     vm.stopAll();
     const data = sb3 ? base64ToBuffer(sb3) : json;
     try {
-      await vm.loadProject(data);
+      await SG.loadProjectInto(vm, data);
     } catch (e) {
       SG.fail('invalid_project', `the project could not be loaded: ${e && e.message ? e.message : e}`);
     }
