@@ -140,3 +140,34 @@ def test_warp_forever_loop_is_bounded_and_wall_budget_fails_a_slow_test(page):
     assert quick.success, quick.to_info()
     slow = Evaluator(page, code_task(test_slow, frames=300, wall_s=0.3)).evaluate(data)
     assert not slow.success and "wall-clock budget" in slow.tests[0].message, slow.to_info()
+
+
+def test_a_frame_that_never_ends_is_cut_at_the_wall_budget(page):
+    # Each pass of the warp loop scans a 300,000-item list: one frame is minutes of work.
+    project = sprite_project(
+        "define scan\nforever\n    change [n v] by (item # of [zzz] in [big v])\nend\n\n"
+        "when @greenFlag clicked\nscan\n",
+    )
+    from scratch_gym.tasks.projects import project_json
+
+    data = project_json(project)
+    sprite = data["targets"][1]
+    sprite["lists"] = {"bigid": ["big", ["a"] * 300_000]}
+    for b in sprite["blocks"].values():
+        if isinstance(b, dict) and b.get("opcode") in ("procedures_prototype", "procedures_call"):
+            b["mutation"]["warp"] = "true"
+        if isinstance(b, dict) and b.get("opcode") == "data_itemnumoflist":
+            b["fields"]["LIST"] = ["big", "bigid"]
+
+    def test_endless_frame(run):
+        run.green_flag().frames(2)
+
+    def test_next_test_runs(run):
+        assert run.frame == 0
+
+    result = Evaluator(
+        page, code_task(test_endless_frame, test_next_test_runs, wall_s=1.0)
+    ).evaluate(data)
+    endless, after = result.tests
+    assert not endless.passed and "inside frame 1, which never finished" in endless.message, endless
+    assert after.passed, after

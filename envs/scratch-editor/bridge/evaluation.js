@@ -56,7 +56,7 @@
   async function loadCopy (vm) {
     useServices(vm);
     try {
-      await vm.loadProject(E.project);
+      await SG.loadProjectInto(vm, E.project);
     } catch (e) {
       SG.fail('invalid_project', `the project could not be loaded: ${e && e.message ? e.message : e}`);
     } finally {
@@ -79,6 +79,11 @@
     canvas.width = 480;
     canvas.height = 360;
     const renderer = new editor.renderer.constructor(canvas, -240, 240, -180, 180);
+    // Nobody sees this canvas: skip the per-frame draw. Draws to a canvas that is never presented
+    // pile up in the GPU process (over a gigabyte after a few thousand tests) until a readback
+    // such as `touching color` has to work through them all. Touching, bounds and pen do not
+    // depend on the canvas; they keep working.
+    renderer.draw = function () { this._doExitDrawRegion(); };
     vm.attachRenderer(renderer);
     vm.attachStorage(editor.runtime.storage);
     if (editor.runtime.v2BitmapAdapter) vm.attachV2BitmapAdapter(editor.runtime.v2BitmapAdapter);
@@ -165,7 +170,7 @@
     if (sb3) {
       useServices(vm);
       try {
-        await vm.loadProject(base64ToBuffer(sb3));
+        await SG.loadProjectInto(vm, base64ToBuffer(sb3));
       } catch (e) {
         SG.fail('invalid_project', `the project could not be loaded: ${e && e.message ? e.message : e}`);
       } finally {
@@ -198,6 +203,10 @@
     };
   }
 
+  // Thrown by a clock read inside a frame once the test's wall-clock deadline has passed, so a
+  // frame that never ends (thousands of clones each sensing every tick) is cut short.
+  class WallDeadline extends Error {}
+
   class VirtualClock {
     constructor (seed) {
       this.frameMs = EPOCH_MS;
@@ -205,8 +214,10 @@
       this.timers = new Map();
       this.nextId = TIMER_ID_BASE;
       this.random = mulberry32(seed);
+      this.deadline = null; // performance.now() bound, armed only while the VM steps
     }
     now () {
+      if (this.deadline !== null && performance.now() > this.deadline) throw new WallDeadline();
       this.intra += TICK_MS;
       return this.frameMs + this.intra;
     }
@@ -434,12 +445,20 @@
     }
     let error = null;
     withVirtualTime(T.clock, () => {
+      T.clock.deadline = T.deadline;
       try {
         rt._step();
       } catch (e) {
         error = e;
+      } finally {
+        T.clock.deadline = null;
       }
     });
+    if (error instanceof WallDeadline) {
+      E.baseline = null; // the step was cut midway: the next test loads a fresh copy
+      SG.fail('wall_budget', `the test ran past its wall-clock budget of ${(T.wallMs / 1000).toFixed(1)} s ` +
+        `inside frame ${T.frame}, which never finished${waitingNote(T)}`);
+    }
     if (error) {
       throw new ProgramError('program_error',
         `the program raised an error at frame ${T.frame}: ${error && error.message ? error.message : error}`);
