@@ -3,7 +3,8 @@
 For one task: the golden project passes every test; the starting project fails at least one;
 every negative solution fails at least one; and for each block the golden project adds or
 changes (see :mod:`~scratch_gym.tasks.blockdiff`), the golden project without that block fails at
-least one test, unless the task lists the block as behaviour-neutral with a reason.
+least one test, unless the task lists the block as behaviour-neutral with a reason. Removal
+variants stop at their first failed test: one failure is all the check needs.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ class Check:
         if self.result is not None:
             out["psr"] = self.result.psr
             out["failed"] = [t.name for t in self.result.failed()]
+            if self.result.stopped_early:
+                out["stopped_at_first_failure"] = True
         if self.neutral_reason:
             out["neutral"] = self.neutral_reason
         return out
@@ -122,6 +125,6 @@ def check_task(page: EditorPage, task: Task, evaluator: Evaluator | None = None)
         if entry is not None:
             report.checks.append(Check("removal", label, "fail_one", None, entry.reason))
             continue
-        result = ev.evaluate(with_json(golden, variant))
+        result = ev.evaluate(with_json(golden, variant), until_failure=True)
         report.checks.append(Check("removal", label, "fail_one", result))
     return report

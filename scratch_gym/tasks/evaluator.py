@@ -41,12 +41,17 @@ class TestResult:
 
 @dataclass(frozen=True)
 class EvaluationResult:
-    """All tests of one evaluation; ``psr`` = passed / total, ``success`` = all passed."""
+    """All tests of one evaluation; ``psr`` = passed / total, ``success`` = all passed.
+
+    ``stopped_early``: the evaluation stopped at its first failed test (``until_failure``), so
+    ``tests`` holds only the tests up to that one and ``psr`` is over those.
+    """
 
     tests: tuple[TestResult, ...]
     fingerprint: str = ""
     wall_s: float = 0.0
     cached: bool = False
+    stopped_early: bool = False
 
     @property
     def passed(self) -> int:
@@ -103,7 +108,10 @@ class Evaluator:
         self._start_state: dict[str, Any] | None = None
         self.evaluations = 0
 
-    def evaluate(self, project: ProjectData | None = None) -> EvaluationResult:
+    def evaluate(
+        self, project: ProjectData | None = None, *, until_failure: bool = False
+    ) -> EvaluationResult:
+        """Run every test (``until_failure``: stop at the first failed one; not cached)."""
         started = time.perf_counter()
         fingerprint = self._prepare(project)
         hit = self._cache.get(fingerprint)
@@ -113,9 +121,17 @@ class Evaluator:
         if self.task.external is not None:
             tests = self.task.external.run(self.page)
         else:
-            tests = [self._run_test(spec) for spec in self.task.tests]
-        result = EvaluationResult(tuple(tests), fingerprint, time.perf_counter() - started)
+            tests = []
+            for spec in self.task.tests:
+                tests.append(self._run_test(spec))
+                if until_failure and not tests[-1].passed:
+                    break
+        stopped_early = len(tests) < len(self.task.tests)
+        elapsed = time.perf_counter() - started
+        result = EvaluationResult(tuple(tests), fingerprint, elapsed, stopped_early=stopped_early)
         self.evaluations += 1
+        if stopped_early:
+            return result
         self._cache[fingerprint] = result
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
