@@ -65,7 +65,8 @@ class ScratchEnv(gym.Env):
         observation: ``"screen"`` (Dict: 720x1280 screenshot, instruction, last action error) or
             ``"pixels"`` (the screenshot only, resized to ``obs_size`` = (width, height)).
         render_mode: ``"rgb_array"`` returns the full 720x1280 screenshot.
-        max_steps: step budget per episode (truncation); default 50.
+        max_steps: step budget per episode (truncation). Default: the task's ``step_budget``,
+            or 50 without a task; an explicit value overrides the task's budget.
         project: a project (.sb3 or project.json path, or a project dict) to start every episode
             from; ``reset(options={"project": ...})`` overrides it for one episode.
         browser: the Chromium session to open the page in (default: one shared per process).
@@ -97,7 +98,7 @@ class ScratchEnv(gym.Env):
         observation: str = "screen",
         obs_size: tuple[int, int] = (128, 72),
         render_mode: str | None = None,
-        max_steps: int = DEFAULT_MAX_STEPS,
+        max_steps: int | None = None,
         project: str | Path | dict | None = None,
         settle_timeout_ms: int = 3000,
         browser: BrowserSession | None = None,
@@ -110,12 +111,12 @@ class ScratchEnv(gym.Env):
     ) -> None:
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-        if max_steps < 1:
+        if max_steps is not None and max_steps < 1:
             raise ValueError(f"max_steps must be >= 1, got {max_steps}")
         if reward_mode not in ("per_step", "sparse"):
             raise ValueError(f"reward_mode must be 'per_step' or 'sparse', got {reward_mode!r}")
         self.render_mode = render_mode
-        self.max_steps = int(max_steps)
+        self.max_steps = int(max_steps) if max_steps is not None else None
         self.settle_timeout_ms = int(settle_timeout_ms)
         self.actions: ActionModel = _build(ACTION_MODELS, "action", action)
         self.observations: ObservationModel = _build(
@@ -136,7 +137,7 @@ class ScratchEnv(gym.Env):
         self.reward_mode = reward_mode
         self.terminate_on_success = terminate_on_success
         self.episode: TaskEpisode | None = None
-        self._episode_max_steps = self.max_steps
+        self._episode_max_steps = self.max_steps or DEFAULT_MAX_STEPS
         self._browser = browser
         self.text = EpisodeText()
         self._page: EditorPage | None = None
@@ -170,7 +171,7 @@ class ScratchEnv(gym.Env):
             page.recover()
             self._load(page, project)
         self._steps = 0
-        self._episode_max_steps = task.step_budget if task is not None else self.max_steps
+        self._episode_max_steps = self._step_budget(task)
         if instruction is None:
             instruction = task.instruction if task is not None else ""
         self.text = EpisodeText(instruction=str(instruction))
@@ -251,6 +252,12 @@ class ScratchEnv(gym.Env):
         elif not self._page.is_alive():
             self._page.recover()
         return self._page
+
+    def _step_budget(self, task: Task | None) -> int:
+        """The episode's step budget: ``max_steps`` if given, else the task's, else the default."""
+        if self.max_steps is not None:
+            return self.max_steps
+        return task.step_budget if task is not None else DEFAULT_MAX_STEPS
 
     def _resolve_task(self, task: str | Task | None) -> Task | None:
         if isinstance(task, Task):

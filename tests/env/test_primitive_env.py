@@ -166,7 +166,7 @@ def test_step_budget_truncates(env):
         assert not env.step({"action_type": "click", "start": [600, 300]})[3]
         assert env.step({"action_type": "click", "start": [600, 300]})[3]
     finally:
-        env.unwrapped.max_steps = 50
+        env.unwrapped.max_steps = None
 
 
 def test_missing_project_file_raises_file_not_found(env, tmp_path):

@@ -36,6 +36,18 @@ def test_task_budget_truncates(env):
     assert truncated
 
 
+def test_explicit_max_steps_overrides_the_task_budget():
+    task = list_tasks()[0]
+    assert task.step_budget > 2
+    env = gym.make("ScratchWorld-Primitive-v0", task=task.id, max_steps=2)
+    try:
+        env.reset()
+        assert not env.step({"action_type": "key", "keys": "Escape"})[3]
+        assert env.step({"action_type": "key", "keys": "Escape"})[3]
+    finally:
+        env.close()
+
+
 def test_unknown_task_lists_close_matches(env):
     task = list_tasks()[0]
     with pytest.raises(UnknownTaskError, match=f"did you mean: {task.id}"):
