@@ -9,9 +9,18 @@ import gymnasium as gym
 from tqdm import tqdm
 
 from scratch_gym.cli.output import print_json_last, table
-from scratch_gym.reliability.fuzz import fuzz, primitive_actions, primitive_is_valid
+from scratch_gym.reliability.fuzz import (
+    composite_actions,
+    composite_is_valid,
+    fuzz,
+    primitive_actions,
+    primitive_is_valid,
+)
 
-GENERATORS = {"ScratchWorld-Primitive-v0": (primitive_actions, primitive_is_valid)}
+GENERATORS = {
+    "ScratchWorld-Primitive-v0": (primitive_actions, primitive_is_valid),
+    "ScratchWorld-Composite-v0": (composite_actions, composite_is_valid),
+}
 
 
 def register(sub: argparse._SubParsersAction) -> None:

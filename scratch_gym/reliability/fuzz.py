@@ -148,6 +148,75 @@ def primitive_actions(rng: random.Random) -> Iterator[Any]:
         yield action
 
 
+def _composite_value(rng: random.Random, kind: str, opcodes: list[str]) -> Any:
+    roll = rng.random()
+    if kind == "index":
+        if roll < 0.7:
+            return rng.randint(1, 12)
+        return rng.choice([0, -1, 10_000, "3", "#2", 2.0, 2.5, True, None, "x", [1]])
+    if kind == "opcode":
+        if roll < 0.75:
+            return rng.choice(opcodes)
+        return rng.choice(["motion_teleport", "", "MOTION_MOVESTEPS", 5, CODE_LIKE[2]])
+    if kind == "flag":
+        return rng.choice([True, False, "true", "maybe", 1, None])
+    if kind == "names":
+        if roll < 0.7:
+            return rng.sample(["a", "b", "size", "x"], rng.randint(0, 3))
+        return rng.choice(["a", [""], [1], ["x"] * 100, None])
+    if kind == "value":
+        if roll < 0.5:
+            return rng.choice([10, -3.5, "hello", "", "0"])
+        return rng.choice([_number(rng), _text(rng)])
+    if roll < 0.6:
+        return rng.choice(["Sprite1", "score", "items", "go", "all", "sprite", "STEPS", "after"])
+    return _text(rng)
+
+
+def composite_actions(rng: random.Random) -> Iterator[Any]:
+    """Random and adversarial actions for the composite text action space (JSON or mappings)."""
+    from scratch_gym.actions.composite import addable
+    from scratch_gym.actions.composite_catalogue import COMPOSITE_APIS
+    from scratch_gym.program import catalogue
+
+    opcodes = sorted(s.opcode for c in catalogue.categories for s in catalogue.by_category(c))
+    opcodes = [o for o in opcodes if addable(catalogue.get(o))]
+    apis = [a for a in COMPOSITE_APIS if not a.ends_episode]
+    while True:
+        roll = rng.random()
+        if roll < 0.04:
+            yield rng.choice(["add_block(", "{", "[]", 7, None, '{"api": 5}', b"\xff\xfe"])
+            continue
+        if roll < 0.06:
+            yield {"api": rng.choice(["done", "failed"])}
+            continue
+        api = rng.choice(apis)
+        args: dict[str, Any] = {}
+        for p in api.params:
+            if rng.random() < (0.93 if p.required else 0.35):
+                args[p.name] = _composite_value(rng, p.kind, opcodes)
+        if rng.random() < 0.05:
+            args[rng.choice(["colour", "idx", CODE_LIKE[0]])] = 1
+        action: Any = {"api": api.name, "args": args}
+        if rng.random() < 0.05:
+            action["api"] = rng.choice(["add-block", "", "ADD_BLOCK", None, CODE_LIKE[1]])
+        if rng.random() < 0.3:
+            action = json.dumps(action)
+        yield action
+
+
+def composite_is_valid(action: Any) -> bool:
+    """Whether the composite parser accepts ``action`` (execution may still refuse it)."""
+    from scratch_gym.actions.composite import CompositeActionModel
+    from scratch_gym.actions.errors import ActionError
+
+    try:
+        CompositeActionModel().parse(action)
+    except ActionError:
+        return False
+    return True
+
+
 def fuzz(
     env: gym.Env,
     actions: Iterator[Any],
