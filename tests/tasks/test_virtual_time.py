@@ -171,3 +171,19 @@ def test_a_frame_that_never_ends_is_cut_at_the_wall_budget(page):
     endless, after = result.tests
     assert not endless.passed and "inside frame 1, which never finished" in endless.message, endless
     assert after.passed, after
+
+
+def test_clones_sensing_the_mouse_pointer_every_frame_run_to_the_end(page):
+    # This program once hung the evaluation page; it must now run its 60 frames and be scored.
+    project = sprite_project(
+        "when @greenFlag clicked\nrepeat (50)\n    create clone of (myself v)\nend\n\n"
+        "when I start as a clone\nforever\n    if <touching (mouse-pointer v)?> then\n"
+        "        change [hits v] by (1)\n    end\n    go to (random position v)\nend\n"
+    )
+
+    def test_sixty_frames(run):
+        run.green_flag().frames(60)
+        assert run.frame == 60 and len(run.clones("Sprite1")) == 50
+
+    result = Evaluator(page, code_task(test_sixty_frames)).evaluate(project)
+    assert result.success, result.to_info()
