@@ -1,13 +1,11 @@
 """System prompts for each mode, generated from the action catalogues.
 
 The action tables come from the catalogues themselves (``actions_markdown`` for primitive mode,
-``composite_actions_markdown`` for composite mode, the ``drag`` entry of ``PRIMITIVE_ACTIONS``
+``composite_prompt`` of the composite catalogue, the ``drag`` entry of ``PRIMITIVE_ACTIONS``
 for single-drag), so a change to an action changes the prompt.
 """
 
 from __future__ import annotations
-
-import importlib
 
 from scratch_gym.agents.coords import Coordinates
 
@@ -54,21 +52,15 @@ def primitive_prompt(coords: Coordinates) -> str:
 
 
 def composite_prompt() -> str:
-    try:
-        module = importlib.import_module("scratch_gym.actions.composite")
-        table = module.composite_actions_markdown()
-    except (ImportError, AttributeError) as exc:
-        raise RuntimeError(
-            "composite mode needs scratch_gym.actions.composite.composite_actions_markdown"
-        ) from exc
+    from scratch_gym.actions.composite_catalogue import composite_prompt as action_reference
+
     return "\n\n".join(
         [
             INTRO,
             "You see the program as scratchblocks text in which every block carries an index, "
             "with each field's value and choices, and the result of your last action. You edit "
             "the program with semantic calls. Indices refer to the latest observation.",
-            "## Actions\n" + table,
-            'Answer with one JSON object {"api": NAME, "args": {...}}. '
+            "## Actions\n" + action_reference(),
             'Call {"api": "done", "args": {}} when the task is complete.',
             REPLY_FORMAT,
         ]

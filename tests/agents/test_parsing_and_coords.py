@@ -45,3 +45,8 @@ def test_prompts_are_generated_from_the_catalogues():
     assert "0-1000" in primitive and "Analysis:" in primitive
     single = system_prompt("single_drag")
     assert "`drag`" in single and "`click`" not in single
+    from scratch_gym.actions.composite_catalogue import COMPOSITE_APIS
+
+    composite = system_prompt("composite")
+    assert all(f"- {api.name} {{" in composite for api in COMPOSITE_APIS)
+    assert "Analysis:" in composite and "action_type" not in composite
