@@ -7,7 +7,8 @@ Each line is matched against the catalogue's patterns by its words (slots aside)
 blocks share words (``length of``, ``contains``, ``of``, effects) the arguments decide.
 
 **Names in round brackets.** ``(name)`` that is not a reporter block, a number or a menu value
-(``(edge v)``) is resolved, in this order, to: an argument of the enclosing ``define``; a
+(``(edge v)``) is resolved, in this order, to: an argument of the enclosing ``define`` (which
+also wins over a reporter of the same name: ``(size)`` in ``define star (size)``); a
 variable known to the program (declared by the target or stage passed in, given in
 ``variables``, or named by a variable field of the text: ``set``/``change``/``show``/``hide``);
 a known list; the value of a menu slot (``switch costume to (costume2)``). Otherwise the dialect
@@ -529,6 +530,12 @@ class _Parser:
                     )
                 return self.value_node(inner)
             return self.round_value(arg, inner, inner.items, inner.raw)
+        if self.define and all(isinstance(i, Word) for i in items):
+            # An argument of the enclosing define wins over a reporter of the same name: in
+            # `define star (size)`, `(size)` is the argument, not the Looks reporter.
+            node = self.name_node(raw.strip(), item.col)
+            if node is not None and node.opcode == "argument_reporter_string_number":
+                return node
         key = key_of(items)
         cands = self.value_candidates(key, items, raw)
         if cands:

@@ -83,6 +83,15 @@ end"""
     assert r.created_variables == []
 
 
+def test_define_argument_wins_over_a_reporter_of_the_same_name():
+    text = "define star (size)\nset size to (size) %\nsay (size)\n\nwhen @greenFlag clicked\nsay (size)"
+    r = parse_scripts(text)
+    args = _by_opcode(r.blocks, "argument_reporter_string_number")
+    assert [a["fields"]["VALUE"][0] for a in args if not a["shadow"]] == ["size", "size"]
+    # outside the define, (size) is still the Looks reporter
+    assert len(_by_opcode(r.blocks, "looks_size")) == 1
+
+
 def test_nl2scratch_dialect_spellings():
     text = """when (space v) key pressed
 switch costume to [costume1]
