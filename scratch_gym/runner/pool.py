@@ -2,18 +2,20 @@
 
 Records stream back to the caller's ``on_record`` in the parent process (which alone writes the
 results file). Workers are started with ``spawn`` (no browser state crosses a fork) and always
-close their environments, so no Chromium outlives a run.
+close their environments, so no Chromium outlives a run. A worker that dies mid-episode is
+replaced and its episode retried once (see :class:`_Processes`).
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
 import queue
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from scratch_gym.runner.jobs import EnvSpec, Job
-from scratch_gym.runner.worker import EpisodeWorker
+from scratch_gym.runner.worker import EpisodeWorker, job_record
 
 OnRecord = Callable[[dict[str, Any]], None]
 _STOP = None
@@ -33,14 +35,68 @@ def run_jobs(jobs: Sequence[Job], env_spec: EnvSpec, workers: int, on_record: On
     _run_processes(list(jobs), env_spec, min(workers, len(jobs)), on_record)
 
 
-def _process_main(env_spec: EnvSpec, jobs: Any, results: Any) -> None:
+def _process_main(wid: int, env_spec: EnvSpec, jobs: Any, results: Any, first: Job | None) -> None:
     worker = EpisodeWorker(env_spec)
     try:
-        while (job := jobs.get()) is not _STOP:
-            results.put(worker.run(job))
+        job = first if first is not None else jobs.get()
+        while job is not _STOP:
+            results.put(("start", wid, job.key))
+            results.put(("record", wid, worker.run(job)))
+            job = jobs.get()
     finally:
         worker.close()
-        results.put(_STOP)
+        results.put(("stop", wid, None))
+
+
+class _Processes:
+    """The worker processes of one run. A worker that dies (killed, out of memory) is replaced;
+    the episode it was running is retried once in the replacement, and recorded as an
+    infrastructure error if that worker dies too: never as an agent failure, never lost."""
+
+    def __init__(self, env_spec: EnvSpec, job_q: Any, result_q: Any) -> None:
+        self.ctx = mp.get_context("spawn")
+        self.env_spec, self.job_q, self.result_q = env_spec, job_q, result_q
+        self.procs: dict[int, Any] = {}
+        self.running: dict[int, str] = {}  # worker -> key of the job it runs
+        self.deaths: dict[str, int] = {}  # job key -> workers that died running it
+        self.started = 0
+        self.checked = time.monotonic()
+
+    def start(self, first: Job | None = None) -> None:
+        self.started += 1
+        wid = self.started
+        args = (wid, self.env_spec, self.job_q, self.result_q, first)
+        proc = self.ctx.Process(target=_process_main, args=args, daemon=True)
+        proc.start()
+        self.procs[wid] = proc
+
+    def bury_dead(self, by_key: dict[str, Job], on_record: OnRecord) -> None:
+        self.checked = time.monotonic()
+        for wid, proc in list(self.procs.items()):
+            if proc.is_alive() or proc.exitcode == 0:  # a clean exit's stop message is on its way
+                continue
+            proc.join()
+            del self.procs[wid]
+            key = self.running.pop(wid, None)
+            if key is None:  # died between episodes: its replacement takes a stop of its own
+                self.job_q.put(_STOP)
+                self.start()
+                continue
+            self.deaths[key] = self.deaths.get(key, 0) + 1
+            if self.deaths[key] <= 1:
+                self.start(first=by_key[key])
+                continue
+            error = f"the worker process died running this episode (exit code {proc.exitcode})"
+            outcome = {"status": "infrastructure_error", "error": error, "worker_deaths": 2}
+            on_record(job_record(by_key[key], outcome, time.time(), host=f"worker:{proc.pid}"))
+            self.start()
+
+    def stop(self) -> None:
+        for proc in self.procs.values():
+            proc.join(timeout=30)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join()
 
 
 def _run_processes(jobs: list[Job], env_spec: EnvSpec, n: int, on_record: OnRecord) -> None:
@@ -50,25 +106,38 @@ def _run_processes(jobs: list[Job], env_spec: EnvSpec, n: int, on_record: OnReco
         job_q.put(job)
     for _ in range(n):
         job_q.put(_STOP)
-    procs = [ctx.Process(target=_process_main, args=(env_spec, job_q, result_q)) for _ in range(n)]
-    for p in procs:
-        p.start()
-    finished = 0
+    by_key = {job.key: job for job in jobs}
+    pending = set(by_key)
+
+    def record(item: dict[str, Any]) -> None:
+        pending.discard(item["key"])
+        on_record(item)
+
+    pool = _Processes(env_spec, job_q, result_q)
+    for _ in range(n):
+        pool.start()
     try:
-        while finished < n:
+        while pool.procs:
+            if time.monotonic() - pool.checked > 10:  # busy queues: look for deaths anyway
+                pool.bury_dead(by_key, record)
             try:
-                item = result_q.get(timeout=5)
-            except queue.Empty:
-                if not any(p.is_alive() for p in procs):
-                    break
+                kind, wid, item = result_q.get(timeout=2)
+            except queue.Empty:  # every message sent is read: a worker gone silent is dead
+                pool.bury_dead(by_key, record)
                 continue
-            if item is _STOP:
-                finished += 1
-            else:
-                on_record(item)
+            if kind == "start":
+                pool.running[wid] = item
+            elif kind == "record":
+                pool.running.pop(wid, None)
+                if item["key"] in pool.deaths:
+                    item["worker_deaths"] = pool.deaths[item["key"]]
+                record(item)
+            else:  # stop
+                proc = pool.procs.pop(wid, None)
+                if proc is not None:
+                    proc.join(timeout=30)
     finally:
-        for p in procs:
-            p.join(timeout=30)
-            if p.is_alive():
-                p.terminate()
-                p.join()
+        pool.stop()
+    for key in sorted(pending):  # a worker died before its start message got out
+        error = "a worker process died before reporting this episode"
+        record(job_record(by_key[key], {"status": "infrastructure_error", "error": error}, 0.0))

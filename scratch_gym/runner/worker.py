@@ -17,6 +17,23 @@ from scratch_gym.runner.episode import run_with_retries
 from scratch_gym.runner.jobs import AgentSpec, EnvSpec, Job
 
 
+def job_record(job: Job, outcome: dict[str, Any], started: float, host: str = "") -> dict[str, Any]:
+    """The results-file record of ``job``: its identity, the episode's outcome, where it ran."""
+    return {
+        "key": job.key,
+        "agent": job.agent.title,
+        "agent_name": job.agent.name,
+        "mode": job.agent.mode,
+        "task": job.task,
+        "category": job.category,
+        "run": job.run,
+        "seed": job.seed,
+        **outcome,
+        "started": started,
+        "host": host or f"{socket.gethostname()}:{os.getpid()}",
+    }
+
+
 class EpisodeWorker:
     def __init__(self, env_spec: EnvSpec) -> None:
         self.env_spec = env_spec
@@ -51,19 +68,7 @@ class EpisodeWorker:
             )
         except Exception as exc:  # noqa: BLE001 - e.g. the browser could not start at all
             outcome = {"status": "infrastructure_error", "error": f"{type(exc).__name__}: {exc}"}
-        return {
-            "key": job.key,
-            "agent": job.agent.title,
-            "agent_name": job.agent.name,
-            "mode": mode,
-            "task": job.task,
-            "category": job.category,
-            "run": job.run,
-            "seed": job.seed,
-            **outcome,
-            "started": started,
-            "host": f"{socket.gethostname()}:{os.getpid()}",
-        }
+        return job_record(job, outcome, started)
 
     def close(self) -> None:
         for env in self.envs.values():
