@@ -38,7 +38,8 @@ def missing_packages(name: str = "paddleocr") -> list[str]:
 def make_engine(name: str = "paddleocr", min_score: float = 0.5, **options: float) -> OcrEngine:
     """An OCR engine; raises OcrUnavailable when the ``ocr`` extra is not installed.
 
-    ``options`` go to the PaddleOCR engine (``det_scale``, ``cache_size``, ``rec_batch``).
+    ``options`` go to the PaddleOCR engine (``det_scale``, ``cache_size``, ``rec_batch``,
+    ``glyphs``, ``glyph_min_score``, ``threads``, ``min_line_height``).
     """
     missing = missing_packages(name)
     if missing:

@@ -166,13 +166,31 @@ class IncrementalOcr:
         return list(boxes)
 
     def _read_region(self, image: np.ndarray, region: Rect) -> tuple[Rect, list[TextBox]]:
-        """Recognise one crop; grow it once where a found line touches an inner edge."""
+        """Recognise one crop, grown once where a line touches an inner edge (and then over the
+        previous lines the grown crop touches, so none is read in part).
+
+        With an engine that can ``detect`` without reading, the growth is decided on the detected
+        boxes, so lines cut by the first crop are never read.
+        """
         h, w = image.shape[:2]
         x0, y0, x1, y1 = region
-        found = [b.shifted(x0, y0) for b in self.engine.recognize(image[y0:y1, x0:x1])]
+        probe = getattr(self.engine, "detect", None) or self.engine.recognize
+        lines = [b.shifted(x0, y0) for b in probe(image[y0:y1, x0:x1])]
+        grown = self._grown(region, lines, (w, h))
+        if grown == region and probe == self.engine.recognize:
+            return region, lines
+        gx0, gy0, gx1, gy1 = grown
+        found = [b.shifted(gx0, gy0) for b in self.engine.recognize(image[gy0:gy1, gx0:gx1])]
+        return grown, found
+
+    def _grown(self, region: Rect, lines: list[TextBox], size: tuple[int, int]) -> Rect:
+        """``region`` grown by ``grow`` past each inner edge a line touches, then over the
+        previous lines it touches; ``region`` itself when no line touches an edge."""
+        w, h = size
+        x0, y0, x1, y1 = region
         m, g = self.edge_margin, self.grow
         grown = list(region)
-        for b in found:
+        for b in lines:
             if x0 > 0 and b.x <= x0 + m:
                 grown[0] = max(0, x0 - g)
             if y0 > 0 and b.y <= y0 + m:
@@ -182,7 +200,5 @@ class IncrementalOcr:
             if y1 < h and b.y + b.h >= y1 - m:
                 grown[3] = min(h, y1 + g)
         if tuple(grown) == region:
-            return region, found
-        gx0, gy0, gx1, gy1 = grown
-        found = [b.shifted(gx0, gy0) for b in self.engine.recognize(image[gy0:gy1, gx0:gx1])]
-        return (gx0, gy0, gx1, gy1), found
+            return region
+        return grow_regions([(grown[0], grown[1], grown[2], grown[3])], self._boxes, 0, size)[0]

@@ -44,7 +44,7 @@ def det_config(limit_side_len: int) -> dict:
         "PreProcess": {
             "transform_ops": [
                 {"DecodeImage": {"channel_first": False, "img_mode": "BGR"}},
-                {"DetResizeForTest": {"resize_long": limit_side_len, "limit_type": "max"}},
+                {"DetResizeForTest": {"limit_side_len": limit_side_len, "limit_type": "max"}},
                 {"NormalizeImage": {**_NORMALIZE, "order": "hwc"}},
                 {"ToCHWImage": None},
                 {"KeepKeys": {"keep_keys": ["image", "shape"]}},
@@ -91,7 +91,7 @@ def _yaml(data: dict) -> str:
 
 
 def prepare_models(
-    root: Path | None = None, det_limit_side_len: int = 1280, force: bool = False
+    root: Path | None = None, det_limit_side_len: int = 4000, force: bool = False
 ) -> dict[str, Path]:
     """Create the two model folders (once; the detection settings are kept up to date).
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from scratch_gym.observations.elements import ElementReader, fuse, text_explains
 from scratch_gym.ocr import IncrementalOcr, TextBox, make_engine, missing_packages
+from scratch_gym.ocr.paddle import content_key, line_crop
+from scratch_gym.ocr.recognizer import ctc_decode
 from tests.helpers import canvas_box, project_with_script
 
 MISSING = missing_packages("paddleocr")
@@ -94,3 +97,119 @@ def _inside(box, el, slack=4):
 
 def _near(b, box):
     return abs(b.center[1] - (box["y"] + box["h"] / 2)) < box["h"]
+
+
+def test_ctc_decode_merges_repeats_and_drops_blanks():
+    chars = ["blank", "a", "b", " "]
+    steps = [0, 1, 1, 0, 1, 2, 2, 0, 3, 2]  # "a", "a", "b", " ", "b"
+    probs = np.full((len(steps), 4), 0.05)
+    probs[np.arange(len(steps)), steps] = 0.85
+    probs[4, 1] = 0.65
+    text, score = ctc_decode(probs, chars)
+    assert text == "aab b"
+    assert score == pytest.approx((0.85 * 4 + 0.65) / 5)
+    assert ctc_decode(np.eye(4)[[0, 0]], chars) == ("", 0.0)
+
+
+def _ink(margin_x, margin_y, glyph=((2, 2), (3, 5))):
+    crop = np.full((10 + 2 * margin_y, 12 + 2 * margin_x, 3), 240, np.uint8)
+    for y, x in glyph:
+        crop[margin_y + y, margin_x + x : margin_x + x + 4] = (40, 50, 60)
+    return crop
+
+
+def test_content_key_ignores_background_margins_but_not_ink():
+    assert content_key(_ink(2, 1)) == content_key(_ink(5, 4))
+    assert content_key(_ink(2, 1)) != content_key(_ink(2, 1, glyph=((2, 2), (4, 5))))
+
+
+def test_a_low_line_box_is_read_from_a_taller_crop_centred_on_it():
+    img = np.zeros((100, 100, 3), np.uint8)
+    assert line_crop(img, (40, 40, 10, 7), 14).shape[:2] == (15, 18)
+    assert line_crop(img, (40, 40, 30, 16), 14).shape[:2] == (16, 30)
+    assert line_crop(img, (0, 0, 10, 7), 14).shape[:2] == (11, 14)  # clipped at the image edge
+
+
+class _LinesEngine:
+    """A fake engine over a fixed set of text lines (image coordinates): a crop reads the lines
+    it overlaps, cut to the crop."""
+
+    name = "fake"
+
+    def __init__(self, lines):
+        self.lines = lines
+        self.crops = []
+
+    def recognize(self, image):
+        x0, y0 = image.ox, image.oy
+        h, w = image.shape[:2]
+        self.crops.append((x0, y0, x0 + w, y0 + h))
+        out = []
+        for b in self.lines:
+            bx0, by0 = max(b.x, x0), max(b.y, y0)
+            bx1, by1 = min(b.x + b.w, x0 + w), min(b.y + b.h, y0 + h)
+            if bx0 < bx1 and by0 < by1:
+                whole = (bx0, by0, bx1, by1) == (b.x, b.y, b.x + b.w, b.y + b.h)
+                text = b.text if whole else b.text[:2]
+                out.append(TextBox(text, 0.9, bx0 - x0, by0 - y0, bx1 - bx0, by1 - by0))
+        return out
+
+
+class _Frame(np.ndarray):
+    """An image that knows where its crops come from (for the fake engine)."""
+
+    ox = oy = 0
+
+    def __getitem__(self, key):
+        out = super().__getitem__(key)
+        if isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, slice) for k in key):
+            out.oy, out.ox = self.oy + (key[0].start or 0), self.ox + (key[1].start or 0)
+        return out
+
+
+def test_incremental_never_reads_a_line_in_part():
+    old_line = _box("go to x:", 40, 280, w=70, h=14)
+    engine = _LinesEngine([old_line, _box("say", 500, 500)])
+    inc = IncrementalOcr(engine, pad=4)
+    first = np.full((720, 1280, 3), 250, np.uint8).view(_Frame)
+    assert [b.text for b in inc.recognize(first)] == ["go to x:", "say"]
+    # A new line appears; only part of it changes pixels, so the first crop cuts it and grows
+    # over the old line, which must then be read whole, not cut by the grown crop.
+    engine.lines.append(_box("glide secs", 100, 300, w=80, h=14))
+    second = first.copy().view(_Frame)
+    second[300:314, 150:170] = 0
+    boxes = inc.recognize(second)
+    assert inc.stats.mode == "incremental"
+    assert sorted(b.text for b in boxes) == ["glide secs", "go to x:", "say"]
+    assert all(c[2] - c[0] < 1280 for c in engine.crops[1:])
+
+
+@needs_ocr
+def test_ocr_reads_lone_glyphs_in_inputs_and_the_sprite_pane(fresh_editor):
+    page = fresh_editor
+    project = project_with_script()
+    project["targets"][1]["blocks"]["tr"]["inputs"]["DEGREES"] = [1, [4, "5"]]
+    page.load_project(project)
+    page.settle()
+    page.call("view.reset")
+    page.settle(stop_vm=True)
+    shot = page.screenshot()
+    block = canvas_box(page, "motion_turnright")
+    atoms = page.call("elements.texts")
+    digit = [a for a in atoms if a["text"].strip() == "5" and _overlap(a, block)]
+    labels = [a for a in atoms if a["text"].strip() in ("x", "y") and a["x"] > 800]
+    assert len(digit) == 1 and sorted(a["text"].strip() for a in labels) == ["x", "y"]
+    boxes = make_engine("paddleocr").recognize(shot)
+    for atom in digit + labels:
+        want = atom["text"].strip()
+        assert any(_overlap(atom, vars(b)) and want in b.text.lower() for b in boxes), (
+            f"OCR missed the lone {want!r} at ({atom['x']:.0f}, {atom['y']:.0f})"
+        )
+
+
+def _overlap(a, b):
+    return (
+        a["x"] < b["x"] + b["w"]
+        and b["x"] < a["x"] + a["w"]
+        and (a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"])
+    )
