@@ -66,3 +66,19 @@ class ChatServer:
     def __exit__(self, *exc: Any) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def garbage_then_500_then(garbage: str, reply: Callable[[dict[str, Any]], str]) -> Script:
+    """A script whose first reply is ``garbage`` (unparseable), whose second request fails with
+    HTTP 500, and which answers every later request with ``reply(body)``."""
+    calls = {"n": 0}
+
+    def script(body: dict[str, Any]) -> tuple[int, str]:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            return 200, garbage
+        if calls["n"] == 2:
+            return 500, "upstream overloaded"
+        return 200, reply(body)
+
+    return script

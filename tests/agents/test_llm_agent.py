@@ -17,28 +17,22 @@ from scratch_gym.agents.coords import Coordinates
 from scratch_gym.agents.factory import make_agent
 from scratch_gym.agents.oracle import OracleAgent
 from scratch_gym.tasks import load_task
-from tests.agents.chat_server import ChatServer
+from tests.agents.chat_server import ChatServer, garbage_then_500_then
 from tests.agents.conftest import TASK
 
 
 def _scripted(planned: list, coords: Coordinates):
     """Replies: garbage, HTTP 500, then the oracle's planned actions (computed in the main
     thread, which alone may touch the page) in model coordinates."""
-    calls = {"n": 0}
 
-    def script(body: dict) -> tuple[int, str]:
-        calls["n"] += 1
-        if calls["n"] == 1:
-            return 200, "Analysis: I think I should drag the say block somewhere."
-        if calls["n"] == 2:
-            return 500, "upstream overloaded"
+    def reply(body: dict) -> str:
         said = dict(planned[-1])
         for key in ("start", "end"):
             if key in said:
                 said[key] = [round(v, 2) for v in coords.to_model(*said[key])]
-        return 200, f"Analysis: next step of the plan.\n```json\n{json.dumps(said)}\n```"
+        return f"Analysis: next step of the plan.\n```json\n{json.dumps(said)}\n```"
 
-    return script
+    return garbage_then_500_then("Analysis: I think I should drag the say block somewhere.", reply)
 
 
 def test_llm_agent_solves_a_task_over_http(primitive_env, monkeypatch):

@@ -11,7 +11,7 @@ import gymnasium as gym
 from scratch_gym.agents.composite_oracle import CompositeOracleAgent
 from scratch_gym.agents.factory import make_agent
 from scratch_gym.tasks import load_task
-from tests.agents.chat_server import ChatServer
+from tests.agents.chat_server import ChatServer, garbage_then_500_then
 
 TASK = "say-hello"
 
@@ -22,15 +22,10 @@ def test_llm_agent_solves_a_composite_task_over_http():
     oracle = CompositeOracleAgent()
     oracle.bind(env)
     planned: list = []
-    calls = {"n": 0}
-
-    def script(body: dict) -> tuple[int, str]:
-        calls["n"] += 1
-        if calls["n"] == 1:
-            return 200, "Analysis: add a say block. add_block(looks_say)"
-        if calls["n"] == 2:
-            return 500, "upstream overloaded"
-        return 200, f"Analysis: the next edit.\n```json\n{json.dumps(planned[-1])}\n```"
+    script = garbage_then_500_then(
+        "Analysis: add a say block. add_block(looks_say)",
+        lambda body: f"Analysis: the next edit.\n```json\n{json.dumps(planned[-1])}\n```",
+    )
 
     try:
         with ChatServer(script) as server:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from scratch_gym.tasks import Evaluator, Said, Sprite, Timer, idle
+from scratch_gym.tasks.projects import project_json
 from tests.tasks.conftest import code_task, sprite_project
 
 TIMED = """
@@ -12,6 +13,16 @@ wait (1) seconds
 say [done] for (1) seconds
 say [bye]
 """
+
+
+def warp_project(scripts: str) -> dict:
+    """The project.json of Sprite1 running ``scripts``, its custom blocks run without screen
+    refresh (warp mode)."""
+    data = project_json(sprite_project(scripts))
+    for b in data["targets"][1]["blocks"].values():
+        if isinstance(b, dict) and b.get("opcode") in ("procedures_prototype", "procedures_call"):
+            b["mutation"]["warp"] = "true"
+    return data
 
 
 def test_glide_wait_say_for_and_timer_follow_virtual_time(page):
@@ -91,8 +102,6 @@ def test_forever_loop_error_and_unanswered_ask_fail_within_budget_and_evaluation
 
 
 def test_program_error_fails_its_test_and_the_next_test_runs(page):
-    from scratch_gym.tasks.projects import project_json
-
     project = project_json(
         sprite_project(
             "define broken\nchange x by (5)\n\nwhen [e v] key pressed\nbroken\n\n"
@@ -119,15 +128,9 @@ def test_program_error_fails_its_test_and_the_next_test_runs(page):
 
 
 def test_warp_forever_loop_is_bounded_and_wall_budget_fails_a_slow_test(page):
-    project = sprite_project(
+    data = warp_project(
         "define spin\nforever\n    change [n v] by (1)\nend\n\nwhen @greenFlag clicked\nspin\n",
     )
-    from scratch_gym.tasks.projects import project_json
-
-    data = project_json(project)
-    for b in data["targets"][1]["blocks"].values():
-        if isinstance(b, dict) and b.get("opcode") in ("procedures_prototype", "procedures_call"):
-            b["mutation"]["warp"] = "true"  # run without screen refresh
 
     def test_frames_still_advance(run):
         run.green_flag().frames(5)
@@ -144,18 +147,13 @@ def test_warp_forever_loop_is_bounded_and_wall_budget_fails_a_slow_test(page):
 
 def test_a_frame_that_never_ends_is_cut_at_the_wall_budget(page):
     # Each pass of the warp loop scans a 300,000-item list: one frame is minutes of work.
-    project = sprite_project(
+    data = warp_project(
         "define scan\nforever\n    change [n v] by (item # of [zzz] in [big v])\nend\n\n"
         "when @greenFlag clicked\nscan\n",
     )
-    from scratch_gym.tasks.projects import project_json
-
-    data = project_json(project)
     sprite = data["targets"][1]
     sprite["lists"] = {"bigid": ["big", ["a"] * 300_000]}
     for b in sprite["blocks"].values():
-        if isinstance(b, dict) and b.get("opcode") in ("procedures_prototype", "procedures_call"):
-            b["mutation"]["warp"] = "true"
         if isinstance(b, dict) and b.get("opcode") == "data_itemnumoflist":
             b["fields"]["LIST"] = ["big", "bigid"]
 
