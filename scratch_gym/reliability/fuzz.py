@@ -179,8 +179,9 @@ def composite_actions(rng: random.Random) -> Iterator[Any]:
     from scratch_gym.actions.composite_catalogue import COMPOSITE_APIS
     from scratch_gym.program import catalogue
 
-    opcodes = sorted(s.opcode for c in catalogue.categories for s in catalogue.by_category(c))
-    opcodes = [o for o in opcodes if addable(catalogue.get(o))]
+    opcodes = sorted(
+        s.opcode for c in catalogue.categories for s in catalogue.by_category(c) if addable(s)
+    )
     apis = [a for a in COMPOSITE_APIS if not a.ends_episode]
     while True:
         roll = rng.random()
