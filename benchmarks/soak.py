@@ -4,7 +4,9 @@ Reports browser (PSS) and Python (RSS) memory after 10 episodes and at the end, 
 minute, crashes and retries, and requests to non-local addresses: every attempt is aborted by the
 page's request routing before it leaves the machine (``blocked_requests``); ``external_requests``
 counts non-local requests the browser saw complete (its own network events, independent of the
-routing). Prints a table; the last line is one JSON object.
+routing). The editor page is replaced when its JavaScript heap has grown (see
+``scratch_gym/editor/memory.py``); ``page_refreshes`` counts those. Prints a table; the last line
+is one JSON object.
 
     python benchmarks/soak.py [--episodes 1000] [--actions 3]
 """
@@ -71,6 +73,7 @@ def main() -> None:
         elapsed = time.perf_counter() - t0
         mem_end = (pss_mib(session.pids()), python_rss_mib())
         page = env.unwrapped.page
+        refreshes = page.refreshes
         blocked = list(page.requests.blocked)
         external = list(page.requests.external)
     finally:
@@ -85,6 +88,7 @@ def main() -> None:
         ("Python RSS after 10 / at the end (MiB)", f"{mem_at_10[1]:.0f} / {mem_end[1]:.0f}"),
         ("browser memory growth", f"{growth * 100:.1f}%"),
         ("crashes / retries", f"{crashes} / {retries}"),
+        ("editor page refreshes (heap growth)", refreshes),
         ("non-local requests blocked", len(blocked)),
         ("non-local requests that completed", len(external)),
     ]
@@ -100,6 +104,7 @@ def main() -> None:
             "mem_growth_ratio": growth,
             "crashes": crashes,
             "retries": retries,
+            "page_refreshes": refreshes,
             "blocked_requests": len(blocked),
             "external_requests": len(external),
         }

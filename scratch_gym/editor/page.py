@@ -20,6 +20,7 @@ from playwright.sync_api import BrowserContext, CDPSession, Page, Route
 from playwright.sync_api import Error as PlaywrightError
 
 from scratch_gym.editor.browser import BrowserSession, shared_session
+from scratch_gym.editor.memory import HeapGrowthGuard
 from scratch_gym.editor.server import shared_server
 
 VIEWPORT = (1280, 720)
@@ -65,6 +66,8 @@ class EditorPage:
         self._cdp: CDPSession | None = None
         self._crashed = False
         self._acquired = False
+        self.memory_guard = HeapGrowthGuard()
+        self.refreshes = 0
 
     # -- lifecycle ------------------------------------------------------------------------------
     def open(self) -> EditorPage:
@@ -89,6 +92,7 @@ class EditorPage:
         page.goto(server.page_url, wait_until="load")
         page.evaluate("ScratchGym.ready")
         self._cdp = self._context.new_cdp_session(page)
+        self.memory_guard.page_opened()
         return self
 
     def _route(self, route: Route) -> None:
@@ -118,6 +122,21 @@ class EditorPage:
         """Replace a dead page (or browser) by a fresh one."""
         self._close_context()
         self.open()
+
+    def heap_mib(self) -> float:
+        """The page's JavaScript heap in use after a garbage collection (MiB)."""
+        if self._cdp is None:
+            raise PageDeadError("the editor page is not open")
+        self._cdp.send("HeapProfiler.collectGarbage")
+        return self._cdp.send("Runtime.getHeapUsage")["usedSize"] / 2**20
+
+    def refresh_if_grown(self) -> bool:
+        """At a reset: replace the page by a fresh one if its heap grew too much (see memory.py)."""
+        if self._page is None or not self.memory_guard.should_refresh(self.heap_mib):
+            return False
+        self.recover()
+        self.refreshes += 1
+        return True
 
     def close(self) -> None:
         """Close the context; the last page of the process also closes the browser. Idempotent."""
