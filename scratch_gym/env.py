@@ -13,13 +13,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 
 from scratch_gym.actions.base import ActionModel
 from scratch_gym.actions.errors import ActionError
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
+from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.editor.projects import empty_project, read_project_file
 from scratch_gym.observations.base import EpisodeText, ObservationModel
 from scratch_gym.tasks import TaskEpisode, list_tasks, load_task
@@ -56,7 +56,7 @@ def _build(table: dict[str, str], kind: str, name: str, **config: Any) -> Any:
     return cls(**{k: v for k, v in config.items() if k in accepted})
 
 
-class ScratchEnv(gym.Env):
+class ScratchEnv(PageEnv):
     """The Scratch 3 editor, headless and offline, driven by an agent.
 
     Arguments:
@@ -164,7 +164,8 @@ class ScratchEnv(gym.Env):
         else:
             project = self._resolve_project(self.default_project)
         t0 = time.perf_counter()
-        page = self._ensure_page()
+        page = self.page
+        page.refresh_if_grown()
         try:
             self._load(page, project)
         except PageDeadError:
@@ -229,29 +230,22 @@ class ScratchEnv(gym.Env):
         return obs, float(reward), terminated, truncated, info
 
     def render(self) -> np.ndarray | None:
-        if self.render_mode != "rgb_array" or self._page is None:
-            return None
-        return self._page.screenshot()
+        if (
+            self.render_mode == "rgb_array"
+            and self._page is not None
+            and self.actions.settle_frames == 0
+        ):
+            self._page.settle(
+                self.settle_timeout_ms
+            )  # steps did not wait for paint; the frame must
+        return super().render()
 
     def close(self) -> None:
         """Close this environment's page (and the browser with the last one). Idempotent."""
-        if self._page is not None:
-            self._page.close()
-            self._page = None
+        super().close()
         self._closed = True
 
     # -- parts -------------------------------------------------------------------------------------
-    @property
-    def page(self) -> EditorPage:
-        """The editor page (opened on first reset)."""
-        return self._ensure_page()
-
-    def _ensure_page(self) -> EditorPage:
-        if self._page is None:
-            self._page = EditorPage(self._browser).open()
-        elif not self._page.is_alive():
-            self._page.recover()
-        return self._page
 
     def _step_budget(self, task: Task | None) -> int:
         """The episode's step budget: ``max_steps`` if given, else the task's, else the default."""
@@ -309,9 +303,13 @@ class ScratchEnv(gym.Env):
             info = self.actions.execute(page, parsed)
         except ActionError:
             # refused in the editor: nothing changed, but the VM's frame loop must stop again
-            page.settle(self.settle_timeout_ms, stop_vm=True)
+            page.settle(
+                self.settle_timeout_ms, stable_frames=self.actions.settle_frames, stop_vm=True
+            )
             raise
-        settle = page.settle(self.settle_timeout_ms, stop_vm=True)
+        settle = page.settle(
+            self.settle_timeout_ms, stable_frames=self.actions.settle_frames, stop_vm=True
+        )
         info["settled"] = settle["settled"]
         info["settle_ms"] = settle["ms"]
         info["vm_running"] = settle["vm_running"]
@@ -329,6 +327,7 @@ class ScratchEnv(gym.Env):
             "editing_target": summary["editing_target"],
             "steps": self._steps,
             "blocked_requests": len(page.requests.blocked),
+            "page_refreshes": page.refreshes,
         }
 
     def _dead_step(

@@ -13,6 +13,10 @@ class ActionModel(Protocol):
     """Turns an agent's raw action into editor input. ``parse`` raises ActionError on bad input."""
 
     space: spaces.Space
+    #: Animation frames the editor must stay still after an action before the observation is
+    #: taken: pixel observations need a painted screen (2); text observations only need the
+    #: workspace to agree with the VM and the editor's deferred updates to have run (0).
+    settle_frames: int
 
     def parse(self, raw: Any) -> Any: ...
 

@@ -63,6 +63,7 @@ class CompositeActionModel:
     """Text actions ``{"api": ..., "args": {...}}`` -> edits in the editor (see module doc)."""
 
     prompt = staticmethod(composite_prompt)
+    settle_frames = 0  # the observation is text: it does not wait for the screen to be painted
 
     def __init__(self) -> None:
         self.space = UnicodeText()

@@ -49,6 +49,8 @@ def parse_drag_box(action: Any) -> PrimitiveAction:
 class DragBoxActionModel:
     """The RL-facing continuous drag (``Box(4)``)."""
 
+    settle_frames = 2
+
     def __init__(self) -> None:
         self.space = drag_box_space()
 

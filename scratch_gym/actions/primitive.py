@@ -316,6 +316,8 @@ class PrimitiveActionModel:
     observation, which ``element`` / ``end_element`` indices refer to.
     """
 
+    settle_frames = 2
+
     def __init__(self) -> None:
         self.space = primitive_action_space()
         self.element_source: Callable[[], Sequence[Any]] | None = None

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import gymnasium as gym
 from gymnasium import spaces
 
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import BridgeError, EditorPage
+from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.editor.projects import empty_project
 from scratch_gym.nl2scratch.sac import sac_nl, sac_ref
 from scratch_gym.program import ScratchblocksError, parse_scripts, render_scripts
@@ -54,7 +54,7 @@ class ProgramEpisode:
     key: str = ""
 
 
-class ProgramEnv(gym.Env):
+class ProgramEnv(PageEnv):
     """Write a Scratch program (scratchblocks text) from a description; see the module docstring.
 
     Observation (``Dict`` of text): ``description``, ``target`` (the sprite the program is for),
@@ -107,7 +107,7 @@ class ProgramEnv(gym.Env):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         self.episode = self._episode(dict(options or {}))
-        page = self._ensure_page()
+        page = self.page
         page.load_project(self.episode.project)
         page.settle()
         self._attempts_left = self.attempts
@@ -137,24 +137,7 @@ class ProgramEnv(gym.Env):
         info.update(parsed=True, last_error="", step_time_ms=(time.perf_counter() - t0) * 1000)
         return self._obs(), float(info["score"]), True, False, info
 
-    def render(self) -> Any:
-        if self.render_mode != "rgb_array" or self._page is None:
-            return None
-        return self._page.screenshot()
-
-    def close(self) -> None:
-        if self._page is not None:
-            self._page.close()
-            self._page = None
-
     # -- parts ------------------------------------------------------------------------------------
-    def _ensure_page(self) -> EditorPage:
-        if self._page is None:
-            self._page = EditorPage(self._browser).open()
-        elif not self._page.is_alive():
-            self._page.recover()
-        return self._page
-
     def _episode(self, options: dict[str, Any]) -> ProgramEpisode:
         if "nl" in options:
             reference = options.pop("reference", None)
@@ -226,7 +209,7 @@ class ProgramEnv(gym.Env):
         )
         target["blocks"] = {}
         result.apply_to(target, stage)
-        page = self._ensure_page()
+        page = self.page
         try:
             page.load_project(with_project_json(self.episode.project, project))
         except BridgeError as exc:
@@ -243,7 +226,7 @@ class ProgramEnv(gym.Env):
         out["sac_nl_slots"] = {k: v for k, v in nl.slot_scores.items() if v is not None}
         if self.episode.reference is not None:
             out["sac_ref"] = sac_ref(program, self.episode.reference).score
-        page = self._ensure_page()
+        page = self.page
         vm_blocks = page.call("vm.blocks", {"target": self.episode.target})
         out["program_in_editor"] = render_scripts(vm_blocks, dialect=self.dialect)
         if self.episode.task is not None and self.episode.task.tests:

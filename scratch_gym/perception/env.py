@@ -20,13 +20,14 @@ from PIL import Image
 
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import EditorPage
+from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.observations.pixels import screen_space
 from scratch_gym.perception.dataset import DEFAULT_SCREENS, DEFAULT_SEED, load, scene_questions
 from scratch_gym.perception.questions import is_correct
 from scratch_gym.spaces import UnicodeText
 
 
-class PerceptionEnv(gym.Env):
+class PerceptionEnv(PageEnv):
     """Observation ``{"screenshot": (720, 1280, 3) uint8, "question": str}``; action: the answer."""
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 1}
@@ -74,7 +75,7 @@ class PerceptionEnv(gym.Env):
             if scene is None:
                 scene = int(self.np_random.integers(self.screens))
             pick = options.pop("question", None)
-            rendered = scene_questions(self._ensure_page(), self.benchmark_seed, int(scene))
+            rendered = scene_questions(self.page, self.benchmark_seed, int(scene))
             if not rendered.questions:
                 raise RuntimeError(f"scene {scene} has no question")
             if pick is None:
@@ -101,18 +102,6 @@ class PerceptionEnv(gym.Env):
             return None
         return self._screenshot.copy()
 
-    def close(self) -> None:
-        if self._page is not None:
-            self._page.close()
-            self._page = None
-
     def _obs(self) -> dict[str, Any]:
         assert self._question is not None and self._screenshot is not None
         return {"screenshot": self._screenshot.copy(), "question": self._question["question"]}
-
-    def _ensure_page(self) -> EditorPage:
-        if self._page is None:
-            self._page = EditorPage(self._browser).open()
-        elif not self._page.is_alive():
-            self._page.recover()
-        return self._page

@@ -13,8 +13,10 @@ Registered as ``ScratchWorld-SingleDrag-v0`` (LLM agents) and ``ScratchWorld-Sin
   the start point to the instruction and circles it on the screenshot; ``setting="knowledge"``
   appends the grab/drop rules.
 * Rewards: 1 when the intended connection formed (checked in the VM), else 0; with
-  ``shaped_reward=True`` a failed drag gets minus the drop point's distance to the feasible end
-  region, divided by the viewport diagonal.
+  ``shaped_reward=True`` a failed drag gets minus the mean of the grab point's distance to the
+  feasible start region and the drop point's distance to the feasible end region, each capped at
+  and divided by the viewport diagonal (so in [-1, 0]): a signal for where to grab as well as
+  where to drop.
 * Episode end: every step terminates (one drag per episode).
 * info: ``success``, ``start_correct`` (the intended block was dragged), ``end_correct`` (the
   drop point lies in the feasible end region, corrected for the grab point), ``start_error_px``,
@@ -27,7 +29,6 @@ import math
 import time
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
@@ -36,6 +37,7 @@ from scratch_gym.actions.errors import ActionError
 from scratch_gym.actions.primitive import PrimitiveAction, parse_primitive_action
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import VIEWPORT, EditorPage
+from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.observations.pixels import screen_space
 from scratch_gym.single_drag import episode
 from scratch_gym.single_drag.generator import TaskGenerator
@@ -54,7 +56,7 @@ def points_space() -> spaces.Dict:
     return spaces.Dict({"start": point, "end": point})
 
 
-class SingleDragEnv(gym.Env):
+class SingleDragEnv(PageEnv):
     """One drag per episode; reward 1 when the intended connection forms (see module docs).
 
     Arguments: ``action`` ("points" or "box"), ``observation`` ("screen" or "pixels"),
@@ -119,6 +121,7 @@ class SingleDragEnv(gym.Env):
             raise ValueError(f"unknown reset options {sorted(options)}; allowed: task, setting")
         t0 = time.perf_counter()
         page = self.page
+        page.refresh_if_grown()
         task = self._pick(choice)
         project = task.build_project()
         view = episode.prepare(page, task, project)
@@ -152,7 +155,7 @@ class SingleDragEnv(gym.Env):
         end_err = task.regions.end_distance(parsed.start, parsed.end)
         reward = 1.0 if result.success else 0.0
         if self.shaped_reward and not result.success:
-            reward = -min(end_err, DIAGONAL) / DIAGONAL
+            reward = -(min(start_err, DIAGONAL) + min(end_err, DIAGONAL)) / (2 * DIAGONAL)
         info = {
             "task_id": task.id,
             "success": result.success,
@@ -169,24 +172,7 @@ class SingleDragEnv(gym.Env):
         info["step_time_ms"] = (time.perf_counter() - t0) * 1000
         return obs, reward, True, False, info
 
-    def render(self) -> np.ndarray | None:
-        if self.render_mode != "rgb_array" or self._page is None:
-            return None
-        return self._page.screenshot()
-
-    def close(self) -> None:
-        if self._page is not None:
-            self._page.close()
-            self._page = None
-
     # -- parts -------------------------------------------------------------------------------------
-    @property
-    def page(self) -> EditorPage:
-        if self._page is None:
-            self._page = EditorPage(self._browser).open()
-        elif not self._page.is_alive():
-            self._page.recover()
-        return self._page
 
     @staticmethod
     def _check_setting(setting: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gymnasium as gym
+import numpy as np
 from gymnasium.utils.env_checker import check_env
 
 import scratch_gym  # noqa: F401
@@ -21,5 +22,20 @@ def test_check_env_passes():
         assert obs["last_action_result"] == "added block 1: move (10) steps (a new script)"
         _, _, terminated, _, _ = env.step({"api": "done"})
         assert terminated
+    finally:
+        env.close()
+
+
+def test_render_after_a_text_step_shows_the_painted_result():
+    """Composite steps do not wait for paint; render() does, so its frame is final."""
+    env = gym.make("ScratchWorld-Composite-v0", render_mode="rgb_array")
+    try:
+        env.reset()
+        before = env.render()
+        _, _, _, _, info = env.step({"api": "select_stage", "args": {}})
+        assert info["settled"] and info["editing_target"] == "Stage"
+        first = env.render()
+        assert first.shape == (720, 1280, 3) and not np.array_equal(first, before)
+        assert np.array_equal(first, env.render())  # nothing left to paint
     finally:
         env.close()

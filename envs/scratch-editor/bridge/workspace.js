@@ -141,13 +141,27 @@
     }
   }
 
+  // Without waiting for paint (for text observations): resolves once no drag is in progress, the
+  // workspace agrees with the VM, and the editor's deferred updates have run (scratch-gui queues
+  // its toolbox refresh with setTimeout 0, before this function's first timer).
+  async function quiesce (timeoutMs) {
+    const start = performance.now();
+    for (;;) {
+      await new Promise(resolve => setTimeout(resolve, 0));
+      if (!isDragging() && workspaceMatchesVm()) return {settled: true, frames: 0, ms: performance.now() - start};
+      if (performance.now() - start > timeoutMs) return {settled: false, frames: 0, ms: performance.now() - start};
+    }
+  }
+
   // Resolves when no drag is in progress, no image is decoding, the workspace agrees with the VM,
   // and nothing changed over `stable_frames` consecutive animation frames; or after timeout_ms
-  // (settled = false). With stop_vm, the VM's frame loop is then stopped if no script runs (after
-  // one last frame that draws the stage and updates the GUI), and the editor settles again.
+  // (settled = false). `stable_frames` 0 does not wait for frames at all (see quiesce). With
+  // stop_vm, the VM's frame loop is then stopped if no script runs (after one last frame that
+  // draws the stage and updates the GUI), and the editor settles again.
   SG.register('editor.settle', async ({timeout_ms: timeoutMs = 3000, stable_frames: stable = 2,
     stop_vm: stopVm = false}) => {
-    const first = await settle(timeoutMs, stable);
+    const wait = stable > 0 ? settle : quiesce;
+    const first = await wait(timeoutMs, stable);
     const rt = SG.vm.runtime;
     if (!stopVm || rt.threads.length > 0 || rt._steppingInterval === null) {
       return {...first, vm_running: rt._steppingInterval !== null};
@@ -158,7 +172,7 @@
     }
     rt._step();
     SG.vm.quit();
-    const second = await settle(timeoutMs, stable);
+    const second = await wait(timeoutMs, stable);
     return {settled: first.settled && second.settled, frames: first.frames + second.frames,
       ms: first.ms + second.ms, vm_running: false};
   });
