@@ -1,7 +1,8 @@
 """Throughput of the RL-facing pixels id: steps and resets per second with 1, 2 and 4 environments.
 
 Episodes are 20 random drags (resets included), in ``SyncVectorEnv`` and ``AsyncVectorEnv``
-(shared memory). Also: memory per environment, the cost of each observation kind, and the speed-up
+(shared memory). Also: single-drag episodes per second, memory per environment, the cost of each
+observation kind (pixels, elements with and without OCR, pseudocode), and the speed-up
 against a fixed-wait baseline that sleeps 2 s after every action like the reference ScratchWorld
 server (measured in the same run). Prints a table; the last line is one JSON object.
 
@@ -19,6 +20,7 @@ import numpy as np
 import scratch_gym  # noqa: F401
 from scratch_gym.cli.output import print_json_last, table
 from scratch_gym.editor.browser import pss_mib, shared_session
+from scratch_gym.tasks import list_tasks
 
 ENV_ID = "ScratchWorld-PrimitivePixels-v0"
 EPISODE_STEPS = 20
@@ -68,25 +70,61 @@ def run_vector(kind: str, n_envs: int, steps: int, fixed_wait: bool = False) -> 
     }
 
 
+def _median_ms(fn, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return float(np.median(times))
+
+
 def observation_costs(repeats: int = 10) -> dict[str, float]:
-    """Median ms of producing each observation kind on one page (same screen)."""
-    env = gym.make("ScratchWorld-Primitive-v0")
+    """Median ms of producing each observation kind on one page (the same task screen).
+
+    OCR is measured as a full pass with its line cache off (the cost of a screen never seen);
+    ``benchmarks/ocr.py`` measures the incremental cost on steps that change the workspace.
+    """
+    from scratch_gym.observations.elements import ElementReader
+    from scratch_gym.observations.pseudocode import PseudocodeObservation
+    from scratch_gym.ocr import OcrUnavailable, make_engine
+
+    env = gym.make("ScratchWorld-Primitive-v0", task=list_tasks()[0].id)
     env.reset()
     page = env.unwrapped.page
+    shot = page.screenshot()
+    pseudocode = PseudocodeObservation()
     kinds = {
         "pixels 1280x720": lambda: page.screenshot(),
         "pixels 128x72": lambda: page.screenshot((128, 72)),
+        "elements, DOM only": lambda: ElementReader().read(page),
+        "pseudocode (composite text)": lambda: pseudocode.observe(page, env.unwrapped.text),
     }
-    out = {}
-    for name, fn in kinds.items():
-        times = []
-        for _ in range(repeats):
-            t0 = time.perf_counter()
-            fn()
-            times.append((time.perf_counter() - t0) * 1000)
-        out[name] = float(np.median(times))
-    env.close()
-    return out
+    try:
+        engine = make_engine("paddleocr", cache_size=0)
+        kinds["OCR, full frame (no cache)"] = lambda: engine.recognize(shot)
+    except OcrUnavailable as exc:
+        print(f"OCR not measured: {exc}")
+    try:
+        return {name: _median_ms(fn, repeats) for name, fn in kinds.items()}
+    finally:
+        env.close()
+
+
+def single_drag_episodes(episodes: int) -> dict[str, float]:
+    """One-drag episodes (reset to a generated task, one random drag, verdict) per second."""
+    env = gym.make("ScratchWorld-SingleDragPixels-v0", tasks="generated")
+    try:
+        env.reset(seed=0)
+        env.action_space.seed(0)
+        t0 = time.perf_counter()
+        for i in range(episodes):
+            env.reset(seed=1 + i)
+            env.step(env.action_space.sample())
+        elapsed = time.perf_counter() - t0
+    finally:
+        env.close()
+    return {"episodes": episodes, "seconds": elapsed, "episodes_per_s": episodes / elapsed}
 
 
 def memory_per_env(n: int = 2) -> float:
@@ -110,6 +148,7 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=60, help="vector steps per configuration")
     ap.add_argument("--envs", type=int, nargs="+", default=[1, 2, 4])
     ap.add_argument("--baseline-steps", type=int, default=4)
+    ap.add_argument("--drag-episodes", type=int, default=30, help="single-drag episodes")
     args = ap.parse_args()
 
     results = []
@@ -119,6 +158,7 @@ def main() -> None:
                 continue
             results.append(run_vector(kind, n, args.steps))
     baseline = run_vector("sync", 1, args.baseline_steps, fixed_wait=True)
+    drags = single_drag_episodes(args.drag_episodes)
     costs = observation_costs()
     mem = memory_per_env()
 
@@ -131,6 +171,10 @@ def main() -> None:
     print()
     print(table(["observation", "ms (median)"], [(k, f"{v:.1f}") for k, v in costs.items()]))
     print(f"\nmemory per environment (browser PSS): {mem:.0f} MiB")
+    print(
+        f"single-drag episodes (generated task, one drag, verdict), 1 env: "
+        f"{drags['episodes_per_s']:.2f} episodes/s"
+    )
 
     def best(n: int) -> float:
         return max(r["steps_per_s"] for r in results if r["envs"] == n)
@@ -144,6 +188,7 @@ def main() -> None:
         "fixed_wait_steps_per_s": baseline["steps_per_s"],
         "speedup_vs_fixed_wait": one / baseline["steps_per_s"],
         "mem_per_env_mib": mem,
+        "single_drag_episodes_per_s": drags["episodes_per_s"],
         "observation_ms": costs,
         "episode_steps": EPISODE_STEPS,
         "runs": results,

@@ -2,8 +2,8 @@
 
 The policy sees the editor as a small screenshot and outputs one continuous drag (Box(4) in
 [-1, 1]); tasks are generated without end (random programs, a random intended connection, a random
-view), with a curriculum (near targets first) and the optional shaped reward (minus the
-normalised distance to the feasible end region). Saves the model, a learning-curve plot and a JSON
+view), with a curriculum (near targets first) and the optional shaped reward (minus the mean
+normalised distance of the grab point to the start region and of the drop to the end region). Saves the model, a learning-curve plot and a JSON
 of figures; evaluates the trained policy against a random policy on held-out generated tasks and
 on the stored benchmark tasks (Pass@1, start and end component accuracy). Needs the ``rl`` extra.
 
@@ -19,22 +19,40 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 from stable_baselines3 import PPO
+from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+from tqdm import tqdm
 
 import scratch_gym  # noqa: F401
 from scratch_gym.single_drag.curriculum import NearFirst
 
 ENV_ID = "ScratchWorld-SingleDragPixels-v0"
+MONITOR_KEYS = ("success", "start_correct", "end_correct")
 
 
 def make_train_env(rank: int, log_dir: Path, ramp: int):
     def thunk():
         env = gym.make(ENV_ID, tasks="generated", shaped_reward=True)
         env = NearFirst(env, ramp_episodes=ramp)
-        return Monitor(env, str(log_dir / f"monitor_{rank}"), info_keywords=("success",))
+        return Monitor(env, str(log_dir / f"monitor_{rank}"), info_keywords=MONITOR_KEYS)
 
     return thunk
+
+
+class Progress(BaseCallback):
+    """A tqdm bar over training timesteps (SB3's own bar needs ``rich``)."""
+
+    def __init__(self, total: int) -> None:
+        super().__init__()
+        self.bar = tqdm(total=total, desc="PPO", unit="step")
+
+    def _on_step(self) -> bool:
+        self.bar.update(self.training_env.num_envs)
+        return True
+
+    def _on_training_end(self) -> None:
+        self.bar.close()
 
 
 def evaluate(policy, env: gym.Env, episodes: int, seed: int) -> dict[str, float]:
@@ -50,33 +68,67 @@ def evaluate(policy, env: gym.Env, episodes: int, seed: int) -> dict[str, float]
     return {"success": wins / n, "start_acc": starts / n, "end_acc": ends / n, "episodes": episodes}
 
 
-def learning_curve(log_dir: Path, out_png: Path) -> list[float]:
-    """Plot episode success (moving average) over training episodes from the Monitor logs."""
-    successes: list[tuple[float, float]] = []
+def training_log(log_dir: Path) -> dict[str, np.ndarray]:
+    """Every training episode from the Monitor logs, in time order: reward and the info flags."""
+    rows: list[tuple[float, float, ...]] = []
     for path in log_dir.glob("monitor_*.monitor.csv"):
-        lines = path.read_text().splitlines()[2:]
-        for line in lines:
-            reward, _length, t, success = line.split(",")[:4]
-            successes.append((float(t), float(success == "True")))
-    successes.sort()
-    values = [s for _, s in successes]
-    window = max(1, len(values) // 20)
-    smooth = np.convolve(values, np.ones(window) / window, mode="valid") if values else []
+        lines = path.read_text().splitlines()
+        header = lines[1].split(",")
+        for line in lines[2:]:
+            cells = dict(zip(header, line.split(","), strict=True))
+            flags = [float(cells[k] == "True") for k in MONITOR_KEYS]
+            rows.append((float(cells["t"]), float(cells["r"]), *flags))
+    rows.sort()
+    table = np.array(rows, dtype=float).reshape(-1, 2 + len(MONITOR_KEYS))
+    return {"reward": table[:, 1]} | {k: table[:, 2 + i] for i, k in enumerate(MONITOR_KEYS)}
+
+
+def moving_average(values: np.ndarray, window: int) -> np.ndarray:
+    if len(values) < window:
+        return np.array([values.mean()]) if len(values) else np.array([])
+    return np.convolve(values, np.ones(window) / window, mode="valid")
+
+
+def learning_curve(log_dir: Path, out_png: Path) -> dict[str, list[float]]:
+    """Plot success, start accuracy and shaped reward (moving averages) over training episodes."""
+    log = training_log(log_dir)
+    window = max(1, len(log["reward"]) // 20)
+    curves = {k: moving_average(v, window) for k, v in log.items()}
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.plot(np.arange(len(smooth)) + window, smooth)
-    ax.set_xlabel("training episode")
-    ax.set_ylabel(f"success (moving average of {window})")
-    ax.set_title("PPO on generated single-drag tasks")
-    ax.set_ylim(0, 1)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(6.5, 5), sharex=True)
+    x = np.arange(len(curves["success"])) + window
+    top.plot(x, curves["success"], label="success")
+    top.plot(x, curves["start_correct"], label="grabbed the intended block")
+    top.plot(x, curves["end_correct"], label="dropped in the end region")
+    top.set_ylabel(f"rate (moving avg of {window})")
+    top.set_ylim(0, 1)
+    top.legend(fontsize=8)
+    top.set_title("PPO on generated single-drag tasks (curriculum: near targets first)")
+    bottom.plot(x, curves["reward"], color="tab:red")
+    bottom.set_ylabel("shaped reward")
+    bottom.set_xlabel("training episode (one drag each)")
     fig.tight_layout()
-    fig.savefig(out_png, dpi=120)
+    fig.savefig(out_png, dpi=110)
     plt.close(fig)
-    return list(map(float, smooth))
+    return {k: list(map(float, v)) for k, v in curves.items()}
+
+
+def window_means(log_dir: Path, windows: int = 8) -> list[dict[str, float]]:
+    """The training log cut into equal windows: episodes and mean of each measure per window."""
+    log = training_log(log_dir)
+    n = len(log["reward"])
+    out = []
+    for i in range(windows):
+        lo, hi = n * i // windows, n * (i + 1) // windows
+        if hi > lo:
+            out.append(
+                {"episodes": f"{lo + 1}-{hi}"} | {k: float(v[lo:hi].mean()) for k, v in log.items()}
+            )
+    return out
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -107,7 +159,7 @@ def main(argv: list[str] | None = None) -> dict:
         seed=args.seed,
         verbose=0,
     )
-    model.learn(total_timesteps=args.timesteps, progress_bar=False)
+    model.learn(total_timesteps=args.timesteps, callback=Progress(args.timesteps))
     vec.close()
     model.save(out / "model")
     curve = learning_curve(log_dir, out / "learning_curve.png")
@@ -130,7 +182,8 @@ def main(argv: list[str] | None = None) -> dict:
             results["stored_random"] = evaluate(rand, stored, args.eval_stored, 0)
         finally:
             stored.close()
-    results["final_training_success"] = curve[-1] if curve else None
+    results["final_training_success"] = curve["success"][-1] if curve["success"] else None
+    results["training_windows"] = window_means(log_dir)
     (out / "results.json").write_text(json.dumps(results, indent=2))
     print(json.dumps(results))
     return results
