@@ -298,7 +298,8 @@ class ScratchEnv(PageEnv):
         page.settle(self.settle_timeout_ms, stop_vm=True)
 
     def _perform(self, page: EditorPage, parsed: Any) -> dict[str, Any]:
-        page.start_vm()
+        if self.actions.runs_scripts(parsed):
+            page.start_vm()
         try:
             info = self.actions.execute(page, parsed)
         except ActionError:

@@ -27,3 +27,7 @@ class ActionModel(Protocol):
     def ends_episode(self, parsed: Any) -> bool:
         """True for `done` / `failed`."""
         ...
+
+    def runs_scripts(self, parsed: Any) -> bool:
+        """True when the action may start scripts, so the VM's frame loop must run during it."""
+        ...

@@ -92,6 +92,11 @@ class CompositeActionModel:
     def ends_episode(self, parsed: CompositeAction) -> bool:
         return APIS[parsed.api].ends_episode
 
+    def runs_scripts(self, parsed: CompositeAction) -> bool:
+        # Edits reach the VM through workspace events, without its frame loop (which redraws the
+        # stage every tick); only the green flag starts scripts.
+        return parsed.api == "run_project"
+
     def execute(self, page: EditorPage, parsed: CompositeAction) -> dict[str, Any]:
         self._api = parsed.api
         args = dict(parsed.args)

@@ -57,6 +57,9 @@ class DragBoxActionModel:
     def parse(self, raw: Any) -> PrimitiveAction:
         return parse_drag_box(raw)
 
+    def runs_scripts(self, parsed: PrimitiveAction) -> bool:
+        return True  # a click on a script runs it
+
     def execute(self, page: EditorPage, parsed: PrimitiveAction) -> dict[str, Any]:
         assert parsed.start is not None and parsed.end is not None
         drag(page, parsed.start, parsed.end)

@@ -325,6 +325,9 @@ class PrimitiveActionModel:
     def parse(self, raw: Any) -> PrimitiveAction:
         return parse_primitive_action(raw, self.element_source)
 
+    def runs_scripts(self, parsed: PrimitiveAction) -> bool:
+        return True  # a click on a script runs it
+
     def execute(self, page: EditorPage, parsed: PrimitiveAction) -> dict[str, Any]:
         execute_primitive(page, parsed)
         return {"executed_action": parsed.to_info(), "clipped": list(parsed.clipped)}

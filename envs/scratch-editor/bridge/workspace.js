@@ -156,20 +156,21 @@
   // Resolves when no drag is in progress, no image is decoding, the workspace agrees with the VM,
   // and nothing changed over `stable_frames` consecutive animation frames; or after timeout_ms
   // (settled = false). `stable_frames` 0 does not wait for frames at all (see quiesce). With
-  // stop_vm, the VM's frame loop is then stopped if no script runs (after one last frame that
-  // draws the stage and updates the GUI), and the editor settles again.
+  // stop_vm, the VM's frame loop is then stopped if no script runs (after one last VM step that
+  // draws the stage and updates the GUI, if either is pending), and the editor settles again.
   SG.register('editor.settle', async ({timeout_ms: timeoutMs = 3000, stable_frames: stable = 2,
     stop_vm: stopVm = false}) => {
     const wait = stable > 0 ? settle : quiesce;
     const first = await wait(timeoutMs, stable);
     const rt = SG.vm.runtime;
-    if (!stopVm || rt.threads.length > 0 || rt._steppingInterval === null) {
+    if (!stopVm || rt.threads.length > 0) {
       return {...first, vm_running: rt._steppingInterval !== null};
     }
     if (!rt.redrawRequested && !rt._refreshTargets) {
       SG.vm.quit(); // nothing to draw or to tell the GUI: stopping changes nothing on screen
       return {...first, vm_running: false};
     }
+    // One last frame (also when the loop was not running: edits can leave a GUI update pending).
     rt._step();
     SG.vm.quit();
     const second = await wait(timeoutMs, stable);
