@@ -230,14 +230,10 @@ class ScratchEnv(PageEnv):
         return obs, float(reward), terminated, truncated, info
 
     def render(self) -> np.ndarray | None:
-        if (
-            self.render_mode == "rgb_array"
-            and self._page is not None
-            and self.actions.settle_frames == 0
-        ):
-            self._page.settle(
-                self.settle_timeout_ms
-            )  # steps did not wait for paint; the frame must
+        # Text-observation steps do not wait for paint: the frame must settle first.
+        if self.render_mode == "rgb_array" and self._page is not None:
+            if self.actions.settle_frames == 0:
+                self._page.settle(self.settle_timeout_ms)
         return super().render()
 
     def close(self) -> None:
@@ -246,7 +242,6 @@ class ScratchEnv(PageEnv):
         self._closed = True
 
     # -- parts -------------------------------------------------------------------------------------
-
     def _step_budget(self, task: Task | None) -> int:
         """The episode's step budget: ``max_steps`` if given, else the task's, else the default."""
         if self.max_steps is not None:
