@@ -41,15 +41,17 @@ def make_train_env(rank: int, log_dir: Path, ramp: int):
 
 
 class Progress(BaseCallback):
-    """A tqdm bar over training timesteps (SB3's own bar needs ``rich``)."""
+    """A tqdm bar over training timesteps (SB3's own bar needs ``rich``); training stops early,
+    and the model is still saved and evaluated, once ``stop_file`` exists."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, stop_file: Path | None = None) -> None:
         super().__init__()
         self.bar = tqdm(total=total, desc="PPO", unit="step")
+        self.stop_file = stop_file
 
     def _on_step(self) -> bool:
         self.bar.update(self.training_env.num_envs)
-        return True
+        return self.stop_file is None or not self.stop_file.exists()
 
     def _on_training_end(self) -> None:
         self.bar.close()
@@ -141,6 +143,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--eval-stored", type=int, default=60, help="stored benchmark tasks (0: none)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="runs/ppo_drag")
+    ap.add_argument("--stop-file", type=Path, help="stop training early once this file exists")
     args = ap.parse_args(argv)
 
     out = Path(args.out)
@@ -159,7 +162,7 @@ def main(argv: list[str] | None = None) -> dict:
         seed=args.seed,
         verbose=0,
     )
-    model.learn(total_timesteps=args.timesteps, callback=Progress(args.timesteps))
+    model.learn(total_timesteps=args.timesteps, callback=Progress(args.timesteps, args.stop_file))
     vec.close()
     model.save(out / "model")
     curve = learning_curve(log_dir, out / "learning_curve.png")
@@ -168,7 +171,7 @@ def main(argv: list[str] | None = None) -> dict:
     rng = np.random.default_rng(args.seed)
     rand = lambda obs: rng.uniform(-1, 1, size=4).astype(np.float32)  # noqa: E731
     held_out = gym.make(ENV_ID, tasks="generated")
-    results: dict = {"timesteps": args.timesteps, "envs": args.envs}
+    results: dict = {"timesteps": int(model.num_timesteps), "envs": args.envs}
     try:
         # held-out: seeds far from the training generator's
         results["generated_trained"] = evaluate(trained, held_out, args.eval_generated, 10**6)
