@@ -57,17 +57,29 @@ class Progress(BaseCallback):
         self.bar.close()
 
 
-def evaluate(policy, env: gym.Env, episodes: int, seed: int) -> dict[str, float]:
-    """Success, start- and end-component accuracy of ``policy(obs) -> action`` over episodes."""
+def evaluate(policy, env: gym.Env, episodes: int, seed: int, desc: str) -> dict[str, float]:
+    """Success, start- and end-component accuracy and median pixel errors of
+    ``policy(obs) -> action`` over ``episodes`` tasks (seeds ``seed``, ``seed + 1``, ...)."""
     wins = starts = ends = 0
-    for i in range(episodes):
+    start_err: list[float] = []
+    end_err: list[float] = []
+    for i in tqdm(range(episodes), desc=desc, unit="episode"):
         obs, _ = env.reset(seed=seed + i)
         _, _, _, _, info = env.step(policy(obs))
         wins += bool(info["success"])
         starts += bool(info["start_correct"])
         ends += bool(info["end_correct"])
+        start_err.append(info["start_error_px"])
+        end_err.append(info["end_error_px"])
     n = max(episodes, 1)
-    return {"success": wins / n, "start_acc": starts / n, "end_acc": ends / n, "episodes": episodes}
+    return {
+        "success": wins / n,
+        "start_acc": starts / n,
+        "end_acc": ends / n,
+        "start_error_px_median": float(np.median(start_err)) if start_err else None,
+        "end_error_px_median": float(np.median(end_err)) if end_err else None,
+        "episodes": episodes,
+    }
 
 
 def training_log(log_dir: Path) -> dict[str, np.ndarray]:
@@ -144,10 +156,29 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="runs/ppo_drag")
     ap.add_argument("--stop-file", type=Path, help="stop training early once this file exists")
+    ap.add_argument(
+        "--evaluate-only", action="store_true", help="evaluate OUT/model.zip again, no training"
+    )
     args = ap.parse_args(argv)
 
     out = Path(args.out)
     log_dir = out / "logs"
+    if args.evaluate_only:
+        model = PPO.load(out / "model.zip")  # keeps its num_timesteps
+    else:
+        model = train(args, log_dir)
+        model.save(out / "model")
+    curve = learning_curve(log_dir, out / "learning_curve.png")
+    results: dict = {"timesteps": int(model.num_timesteps), "envs": args.envs}
+    results |= evaluate_against_random(model, args)
+    results["final_training_success"] = curve["success"][-1] if curve["success"] else None
+    results["training_windows"] = window_means(log_dir)
+    (out / "results.json").write_text(json.dumps(results, indent=2))
+    print(json.dumps(results))
+    return results
+
+
+def train(args: argparse.Namespace, log_dir: Path) -> PPO:
     log_dir.mkdir(parents=True, exist_ok=True)
     thunks = [make_train_env(i, log_dir, args.ramp) for i in range(args.envs)]
     vec = SubprocVecEnv(thunks) if args.envs > 1 else DummyVecEnv(thunks)
@@ -164,31 +195,31 @@ def main(argv: list[str] | None = None) -> dict:
     )
     model.learn(total_timesteps=args.timesteps, callback=Progress(args.timesteps, args.stop_file))
     vec.close()
-    model.save(out / "model")
-    curve = learning_curve(log_dir, out / "learning_curve.png")
+    return model
 
+
+def evaluate_against_random(model: PPO, args: argparse.Namespace) -> dict[str, dict]:
+    """The trained policy and a uniform random one on held-out generated and stored tasks."""
     trained = lambda obs: model.predict(obs, deterministic=True)[0]  # noqa: E731
     rng = np.random.default_rng(args.seed)
     rand = lambda obs: rng.uniform(-1, 1, size=4).astype(np.float32)  # noqa: E731
+    results = {}
     held_out = gym.make(ENV_ID, tasks="generated")
-    results: dict = {"timesteps": int(model.num_timesteps), "envs": args.envs}
     try:
         # held-out: seeds far from the training generator's
-        results["generated_trained"] = evaluate(trained, held_out, args.eval_generated, 10**6)
-        results["generated_random"] = evaluate(rand, held_out, args.eval_generated, 10**6)
+        n = args.eval_generated
+        results["generated_trained"] = evaluate(trained, held_out, n, 10**6, "eval trained")
+        results["generated_random"] = evaluate(rand, held_out, n, 10**6, "eval random")
     finally:
         held_out.close()
     if args.eval_stored:
         stored = gym.make(ENV_ID)
         try:
-            results["stored_trained"] = evaluate(trained, stored, args.eval_stored, 0)
-            results["stored_random"] = evaluate(rand, stored, args.eval_stored, 0)
+            n = args.eval_stored
+            results["stored_trained"] = evaluate(trained, stored, n, 0, "stored trained")
+            results["stored_random"] = evaluate(rand, stored, n, 0, "stored random")
         finally:
             stored.close()
-    results["final_training_success"] = curve["success"][-1] if curve["success"] else None
-    results["training_windows"] = window_means(log_dir)
-    (out / "results.json").write_text(json.dumps(results, indent=2))
-    print(json.dumps(results))
     return results
 
 
