@@ -63,6 +63,9 @@ class FuzzReport:
     crashes: list[str] = field(default_factory=list)
     missing_errors: list[str] = field(default_factory=list)
     state_changed_by_invalid: list[str] = field(default_factory=list)
+    #: invalid actions whose "state unchanged" check was skipped: scripts were running (the
+    #: agent's project changes the sprites by itself then)
+    unchecked_while_running: int = 0
     code_executed: bool = False
     slowest_step_s: float = 0.0
     hangs: list[str] = field(default_factory=list)
@@ -84,6 +87,7 @@ class FuzzReport:
             "crashes": len(self.crashes),
             "missing_errors": len(self.missing_errors),
             "state_changed_by_invalid": len(self.state_changed_by_invalid),
+            "unchecked_while_running": self.unchecked_while_running,
             "code_executed": self.code_executed,
             "hangs": len(self.hangs),
             "slowest_step_s": round(self.slowest_step_s, 3),
@@ -238,6 +242,7 @@ def fuzz(
         action = next(actions)
         page = base.page
         before = (page.project_json()["targets"], page.call("view.state"))
+        running_before = page.summary()["running_threads"] > 0
         t0 = time.perf_counter()
         try:
             _, _, terminated, truncated, info = env.step(action)
@@ -255,6 +260,8 @@ def fuzz(
             report.invalid += 1
             if not error:
                 report.missing_errors.append(_short(action))
+            elif running_before or page.summary()["running_threads"] > 0:
+                report.unchecked_while_running += 1
             elif (page.project_json()["targets"], page.call("view.state")) != before:
                 report.state_changed_by_invalid.append(f"{_short(action)} -> {error}")
         if page.page.evaluate(f"Boolean(window.{CANARY_FLAG})"):
