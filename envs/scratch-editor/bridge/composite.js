@@ -197,7 +197,7 @@
 
   // As the editor's "Make a Variable" / "Make a List" dialog: the same name checks, the same
   // variable model and VAR_CREATE event (which the VM turns into a local or global variable).
-  SG.register('composite.addVariable', ({name, type, local}) => {
+  SG.register('composite.addVariable', async ({name, type, local}) => {
     const vm = SG.vm;
     const target = vm.editingTarget;
     const what = type === 'list' ? 'list' : 'variable';
@@ -219,6 +219,12 @@
       ws().getVariableMap().addVariable(model);
       SB().Events.fire(new (SB().Events.get(SB().Events.VAR_CREATE))(model));
     });
+    // Blockly delivers VAR_CREATE to the VM on a later task: wait until the VM holds the variable,
+    // so that the observation (read from the VM) shows it.
+    const start = performance.now();
+    while (!target.lookupVariableById(model.getId()) && performance.now() - start < 1000) {
+      await new Promise(resolve => setTimeout(resolve, 0));
+    }
     return finish({name: trimmed, id: model.getId()});
   });
 
