@@ -133,7 +133,8 @@
 
   SG.register('composite.blocks', () => editingBlocks());
 
-  // Does the VM hold what the workspace shows (same blocks, parents and field values)? The VM
+  // Does the VM hold what the workspace shows (same blocks, parents and field values, and every
+  // variable and list)? The VM
   // keeps the shadows that reporters cover, which the workspace does not instantiate, so only
   // non-shadow blocks are counted.
   function vmMatchesWorkspace () {
@@ -152,7 +153,10 @@
         if (vf && String(vf.id || vf.value) !== String(f.getValue())) return false;
       }
     }
-    return n === Object.values(vmBlocks).filter(v => !v.shadow).length;
+    if (n !== Object.values(vmBlocks).filter(v => !v.shadow).length) return false;
+    // Blockly delivers VAR_CREATE on a later task too: every variable and list must be in the VM.
+    return ws().getVariableMap().getAllVariables().every(m => (m.type !== '' && m.type !== 'list') ||
+      Boolean(t.lookupVariableById(m.getId())));
   }
 
   // After an edit: wait until the GUI's listeners (fired from Blockly's event queue on a timer)
@@ -197,7 +201,7 @@
 
   // As the editor's "Make a Variable" / "Make a List" dialog: the same name checks, the same
   // variable model and VAR_CREATE event (which the VM turns into a local or global variable).
-  SG.register('composite.addVariable', async ({name, type, local}) => {
+  SG.register('composite.addVariable', ({name, type, local}) => {
     const vm = SG.vm;
     const target = vm.editingTarget;
     const what = type === 'list' ? 'list' : 'variable';
@@ -219,12 +223,6 @@
       ws().getVariableMap().addVariable(model);
       SB().Events.fire(new (SB().Events.get(SB().Events.VAR_CREATE))(model));
     });
-    // Blockly delivers VAR_CREATE to the VM on a later task: wait until the VM holds the variable,
-    // so that the observation (read from the VM) shows it.
-    const start = performance.now();
-    while (!target.lookupVariableById(model.getId()) && performance.now() - start < 1000) {
-      await new Promise(resolve => setTimeout(resolve, 0));
-    }
     return finish({name: trimmed, id: model.getId()});
   });
 
