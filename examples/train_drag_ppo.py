@@ -103,9 +103,8 @@ def moving_average(values: np.ndarray, window: int) -> np.ndarray:
     return np.convolve(values, np.ones(window) / window, mode="valid")
 
 
-def learning_curve(log_dir: Path, out_png: Path) -> dict[str, list[float]]:
+def learning_curve(log: dict[str, np.ndarray], out_png: Path) -> dict[str, list[float]]:
     """Plot success, start accuracy and shaped reward (moving averages) over training episodes."""
-    log = training_log(log_dir)
     window = max(1, len(log["reward"]) // 20)
     curves = {k: moving_average(v, window) for k, v in log.items()}
     import matplotlib
@@ -131,9 +130,8 @@ def learning_curve(log_dir: Path, out_png: Path) -> dict[str, list[float]]:
     return {k: list(map(float, v)) for k, v in curves.items()}
 
 
-def window_means(log_dir: Path, windows: int = 8) -> list[dict[str, float]]:
+def window_means(log: dict[str, np.ndarray], windows: int = 8) -> list[dict[str, float]]:
     """The training log cut into equal windows: episodes and mean of each measure per window."""
-    log = training_log(log_dir)
     n = len(log["reward"])
     out = []
     for i in range(windows):
@@ -168,11 +166,12 @@ def main(argv: list[str] | None = None) -> dict:
     else:
         model = train(args, log_dir)
         model.save(out / "model")
-    curve = learning_curve(log_dir, out / "learning_curve.png")
+    log = training_log(log_dir)
+    curve = learning_curve(log, out / "learning_curve.png")
     results: dict = {"timesteps": int(model.num_timesteps), "envs": args.envs}
     results |= evaluate_against_random(model, args)
     results["final_training_success"] = curve["success"][-1] if curve["success"] else None
-    results["training_windows"] = window_means(log_dir)
+    results["training_windows"] = window_means(log)
     (out / "results.json").write_text(json.dumps(results, indent=2))
     print(json.dumps(results))
     return results
