@@ -185,3 +185,24 @@ def test_new_block_gets_its_own_shadow_after_a_reporter_covered_one(driver: Driv
     assert render_scripts(d.page.project_json()["targets"][1]["blocks"]).endswith(
         "point in direction (-150)"
     )
+
+
+def test_new_and_detached_blocks_do_not_move_other_scripts(driver: Driver):
+    """A block is made at the origin, then placed in free space: the editor's bump after its first
+    render must not push the script near the origin away (a random move that reorders scripts)."""
+    d = driver
+
+    def top_positions() -> dict[str, tuple[float, float]]:
+        return {i: (b["x"], b["y"]) for i, b in d.vm_blocks().items() if b["topLevel"]}
+
+    first = d.add("motion_movesteps")
+    spot = top_positions()[first]
+    made = [first]
+    for opcode in ("motion_turnright", "looks_sayforsecs", "motion_goto"):
+        made.append(d.add(opcode))
+        assert top_positions()[first] == spot, opcode
+    d.connect(made[1], first, "stack_after")
+    d.connect(made[2], made[1], "stack_after")
+    d.step("detach_blocks", index=d.index(made[2]))
+    after = top_positions()
+    assert after[first] == spot and set(after) == {first, made[2], made[3]}

@@ -252,6 +252,21 @@
     return {x: x0, y: bottom, visible: false};
   }
 
+  // A new block is first rendered where it is made (the origin), a detached one where it was.
+  // After a render the editor bumps unconnected neighbours near a block's connections away by a
+  // random offset, which would move (and reorder) the scripts there; such blocks go to a free spot
+  // instead, so `fn` (make or unplug, then placeFree) runs without bumps.
+  function unbumped (fn) {
+    const proto = SB().BlockSvg.prototype;
+    const bump = proto.bumpNeighbours;
+    proto.bumpNeighbours = function () {};
+    try {
+      return fn();
+    } finally {
+      proto.bumpNeighbours = bump;
+    }
+  }
+
   function placeFree (block) {
     SB().renderManagement.triggerQueuedRenders();
     const size = block.getHeightWidth();
@@ -263,6 +278,7 @@
       SB().renderManagement.triggerQueuedRenders();
       ws().scrollBoundsIntoView(block.getBoundingRectangle());
     }
+    return block;
   }
 
   // -- creating blocks ---------------------------------------------------------------------------
@@ -368,8 +384,7 @@
           state.fields = {...(state.fields || {}), [arg.name]: {id}};
         }
       }
-      block = SB().serialization.blocks.append(state, ws());
-      placeFree(block);
+      block = unbumped(() => placeFree(SB().serialization.blocks.append(state, ws())));
     });
     return finish({id: block.id});
   });
@@ -396,8 +411,7 @@
   function appendXml (dom) {
     let block = null;
     grouped(() => {
-      block = SB().Xml.domToBlock(dom, ws());
-      placeFree(block);
+      block = unbumped(() => placeFree(SB().Xml.domToBlock(dom, ws())));
     });
     return finish({id: block.id});
   }
@@ -593,10 +607,10 @@
   SG.register('composite.detach', async ({id}) => {
     const b = blockById(id);
     if (!b.getParent()) invalid('the block is already the top of a script');
-    grouped(() => {
+    grouped(() => unbumped(() => {
       b.unplug(false);
       placeFree(b);
-    });
+    }));
     return finish({});
   });
 
