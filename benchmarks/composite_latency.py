@@ -4,9 +4,12 @@ Each round resets the environment and builds a small program with every action k
 agent would), timing ``env.step`` (parse, edit in the editor, settle, text observation). Steps do
 not wait for paint, so the editor may still be laying out and painting when one returns; the
 "until idle" column adds the time until the page answers its next call (minus that call's own
-median cost), which is what back-to-back steps pay. Prints a table of medians and 90th
-percentiles per kind; the last line is one JSON object with ``composite_action_ms_p50`` (the
-slowest kind's median step), each kind's median, and ``composite_until_idle_ms_p50``.
+median cost), which is what back-to-back steps pay. Target switches and new variables leave the
+flyout's rebuild for later (bridge/toolbox.js): the first ``add_block`` after one pays it (its
+p90), and so does ``render()``, timed after each round's target switch next to a render with
+nothing pending. Prints a table of medians and 90th percentiles per kind; the last line is one
+JSON object with ``composite_action_ms_p50`` (the slowest kind's median step), each kind's
+median, ``composite_until_idle_ms_p50``, ``render_after_switch_ms_p50`` and ``render_ms_p50``.
 
     python benchmarks/composite_latency.py [--rounds 5]
 """
@@ -37,7 +40,12 @@ def _time_call(page: Any) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
-def one_round(env: Any, times: dict[str, list[float]], idle: dict[str, list[float]]) -> None:
+def one_round(
+    env: Any,
+    times: dict[str, list[float]],
+    idle: dict[str, list[float]],
+    renders: dict[str, list[float]],
+) -> None:
     env.reset()
     page = env.unwrapped.page
     ids: list[str] = []
@@ -90,6 +98,10 @@ def one_round(env: Any, times: dict[str, list[float]], idle: dict[str, list[floa
     step("stop_project", "stop_project")
     step("select_stage", "select_stage")
     step("select_sprite", "select_sprite", name="Sprite1")
+    for kind in ("render after switch", "render (nothing pending)"):
+        t0 = time.perf_counter()
+        env.render()
+        renders[kind].append((time.perf_counter() - t0) * 1000)
     t0 = time.perf_counter()
     obs, *_ = env.step({"api": "delete_block", "args": {"index": 99}})
     times["invalid (error)"].append((time.perf_counter() - t0) * 1000)
@@ -100,13 +112,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args(argv)
-    env = gym.make("ScratchWorld-Composite-v0")
+    env = gym.make("ScratchWorld-Composite-v0", render_mode="rgb_array")
     times: dict[str, list[float]] = defaultdict(list)
     idle: dict[str, list[float]] = defaultdict(list)
+    renders: dict[str, list[float]] = defaultdict(list)
     try:
-        one_round(env, defaultdict(list), defaultdict(list))  # warm-up
+        one_round(env, defaultdict(list), defaultdict(list), defaultdict(list))  # warm-up
         for _ in range(args.rounds):
-            one_round(env, times, idle)
+            one_round(env, times, idle, renders)
         call_ms = statistics.median(_time_call(env.unwrapped.page) for _ in range(20))
     finally:
         env.close()
@@ -119,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{kind:<18} {len(values):>4} {medians[kind]:>8.1f} {p90:>8.1f} "
             f"{until_idle.get(kind, float('nan')):>15.1f}"
         )
+    for kind, values in renders.items():
+        print(f"{kind:<26} {statistics.median(values):>8.1f} ms (p50)")
     edits = {k: v for k, v in medians.items() if k != "invalid (error)"}
     slowest = max(edits, key=edits.get)
     print(f"slowest kind: {slowest} (target <= 150 ms per action, observation included)")
@@ -126,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         "composite_action_ms_p50": round(edits[slowest], 1),
         "slowest_kind": slowest,
         "composite_until_idle_ms_p50": round(max(until_idle[k] for k in edits), 1),
+        "render_after_switch_ms_p50": round(statistics.median(renders["render after switch"]), 1),
+        "render_ms_p50": round(statistics.median(renders["render (nothing pending)"]), 1),
     }
     summary.update({f"{k.replace(' ', '_').replace('(', '').replace(')', '')}_ms_p50": round(v, 1)
                     for k, v in medians.items()})  # fmt: skip

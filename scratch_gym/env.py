@@ -165,6 +165,7 @@ class ScratchEnv(PageEnv):
             project = self._resolve_project(self.default_project)
         t0 = time.perf_counter()
         page = self.page
+        page.defer_flyout(self.actions.defers_flyout)
         page.refresh_if_grown()
         try:
             self._load(page, project)

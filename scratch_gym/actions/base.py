@@ -17,6 +17,9 @@ class ActionModel(Protocol):
     #: taken: pixel observations need a painted screen (2); text observations only need the
     #: workspace to agree with the VM and the editor's deferred updates to have run (0).
     settle_frames: int
+    #: True when nothing shows the flyout between steps (text observations): the editor then
+    #: rebuilds it only when something looks at it (see bridge/toolbox.js).
+    defers_flyout: bool
 
     def parse(self, raw: Any) -> Any: ...
 

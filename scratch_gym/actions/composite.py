@@ -64,6 +64,7 @@ class CompositeActionModel:
 
     prompt = staticmethod(composite_prompt)
     settle_frames = 0  # the observation is text: it does not wait for the screen to be painted
+    defers_flyout = True  # nor for the flyout, which only a screenshot would show
 
     def __init__(self) -> None:
         self.space = UnicodeText()

@@ -50,6 +50,7 @@ class DragBoxActionModel:
     """The RL-facing continuous drag (``Box(4)``)."""
 
     settle_frames = 2
+    defers_flyout = False
 
     def __init__(self) -> None:
         self.space = drag_box_space()

@@ -317,6 +317,7 @@ class PrimitiveActionModel:
     """
 
     settle_frames = 2
+    defers_flyout = False
 
     def __init__(self) -> None:
         self.space = primitive_action_space()

@@ -68,6 +68,7 @@ class EditorPage:
         self._acquired = False
         self.memory_guard = HeapGrowthGuard()
         self.refreshes = 0
+        self._defer_flyout = False
 
     # -- lifecycle ------------------------------------------------------------------------------
     def open(self) -> EditorPage:
@@ -93,6 +94,8 @@ class EditorPage:
         page.evaluate("ScratchGym.ready")
         self._cdp = self._context.new_cdp_session(page)
         self.memory_guard.page_opened()
+        if self._defer_flyout:
+            self.call("toolbox.defer", {"enabled": True})
         return self
 
     def _route(self, route: Route) -> None:
@@ -137,6 +140,19 @@ class EditorPage:
         self.recover()
         self.refreshes += 1
         return True
+
+    def defer_flyout(self, enabled: bool) -> None:
+        """Rebuild the flyout only when something looks at it (screenshots, input, element lists),
+        not on every target switch or new variable; for text observations (bridge/toolbox.js).
+        Kept for this page's replacements (refresh, recovery)."""
+        if enabled != self._defer_flyout and self._page is not None:
+            self.call("toolbox.defer", {"enabled": enabled})
+        self._defer_flyout = enabled
+
+    def _show_flyout(self) -> None:
+        """Before pixels or input: rebuild a deferred flyout."""
+        if self._defer_flyout:
+            self.call("toolbox.flush")
 
     def close(self) -> None:
         """Close the context; the last page of the process also closes the browser. Idempotent."""
@@ -209,6 +225,7 @@ class EditorPage:
         """
         if self._cdp is None:
             raise PageDeadError("the editor page is not open")
+        self._show_flyout()
         params: dict[str, Any] = {"format": "png", "optimizeForSpeed": True}
         if scale != 1.0:
             w, h = VIEWPORT
@@ -232,6 +249,7 @@ class EditorPage:
     # -- input ----------------------------------------------------------------------------------
     def _input(self, action: Callable[[Page], Any]) -> Any:
         """Run one Playwright input call; a dead page or browser becomes PageDeadError."""
+        self._show_flyout()
         try:
             return action(self.page)
         except PlaywrightError as exc:

@@ -70,6 +70,7 @@
   }
 
   function flyoutBlocks () {
+    SG.toolbox.flush();
     return SG.workspace().getFlyout().getWorkspace().getTopBlocks(true);
   }
 

@@ -328,8 +328,11 @@
   }
 
   // The block's saved state: the flyout's block when the flyout has one (the editor's exact
-  // defaults, dynamic menus included), else built from the catalogue entry.
+  // defaults, dynamic menus included), else built from the catalogue entry. A deferred flyout is
+  // rebuilt first when it shows another target's blocks; a rebuild pending only for new variables
+  // changes no default (variable fields are set from `names` below).
   function initialState (spec) {
+    if (SG.toolbox.paletteChanged()) SG.toolbox.flush();
     const fly = ws().getFlyout().getWorkspace().getTopBlocks(false).find(b => b.type === spec.opcode);
     if (fly) {
       return withoutIds(SB().serialization.blocks.save(fly, {addCoordinates: false,

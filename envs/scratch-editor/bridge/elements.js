@@ -263,6 +263,7 @@
   }
 
   function listElements () {
+    SG.toolbox.flush();
     const ws = SG.workspace();
     const flyout = ws.getFlyout();
     let items = domElements();
@@ -286,6 +287,7 @@
 
   // Visible text atoms: Blockly field texts and HTML text runs, each with its box.
   function textAtoms () {
+    SG.toolbox.flush();
     const out = [];
     const svgTexts = document.querySelectorAll('.injectionDiv svg text');
     for (const t of svgTexts) {

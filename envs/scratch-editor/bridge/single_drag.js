@@ -38,6 +38,7 @@
   // flyout_offset is added to the category's own scroll position (workspace units of the flyout).
   SG.register('single_drag.view', ({category = 'motion', flyout_offset: offset = 0,
     scroll_x: sx = 0, scroll_y: sy = 0, scale = 0.675}) => {
+    SG.toolbox.flush();
     const ws = SG.workspace();
     const flyout = ws.getFlyout();
     const tb = ws.getToolbox();

@@ -160,6 +160,7 @@
   // draws the stage and updates the GUI, if either is pending), and the editor settles again.
   SG.register('editor.settle', async ({timeout_ms: timeoutMs = 3000, stable_frames: stable = 2,
     stop_vm: stopVm = false}) => {
+    if (stable > 0) SG.toolbox.flush(); // a painted frame shows the flyout
     const wait = stable > 0 ? settle : quiesce;
     const first = await wait(timeoutMs, stable);
     const rt = SG.vm.runtime;
@@ -180,6 +181,7 @@
 
   // Screen boxes of blocks, for tests and scripted agents: {id, opcode, in_flyout, x, y, w, h}.
   SG.register('workspace.blockBoxes', ({flyout = true, canvas = true}) => {
+    if (flyout) SG.toolbox.flush();
     const ws = SG.workspace();
     const out = [];
     const add = (b, inFlyout) => {
