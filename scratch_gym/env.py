@@ -167,6 +167,7 @@ class ScratchEnv(PageEnv):
         page = self.page
         page.defer_flyout(self.actions.defers_flyout)
         page.refresh_if_grown()
+        page.refresh_if_settings_changed()
         try:
             self._load(page, project)
         except PageDeadError:

@@ -141,6 +141,15 @@ class EditorPage:
         self.refreshes += 1
         return True
 
+    def refresh_if_settings_changed(self) -> bool:
+        """At a reset: replace the page by a fresh one if an agent changed the editor's settings
+        (language, color mode, theme) from its menu bar; a new page has the defaults."""
+        if self._page is None or not self.call("editor.settings")["changed"]:
+            return False
+        self.recover()
+        self.refreshes += 1
+        return True
+
     def defer_flyout(self, enabled: bool) -> None:
         """Rebuild the flyout only when something looks at it (screenshots, input, element lists),
         not on every target switch or new variable; for text observations (bridge/toolbox.js).

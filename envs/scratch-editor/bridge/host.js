@@ -44,16 +44,49 @@
     }
   }
 
+  // scratch-gui mounts a new Blocks component (and disposes the old workspace) when the color
+  // mode changes (Settings menu), so the component is found again whenever the known one is gone.
+  let current = null;
+  const mountedHooks = [];
+
+  function isMounted (comp) {
+    const ws = comp && comp.workspace;
+    const svg = ws && ws.getParentSvg && ws.getParentSvg();
+    return Boolean(ws && ws.getFlyout() && svg && svg.isConnected);
+  }
+
+  function blocksComponent () {
+    if (isMounted(current)) return current;
+    const found = findBlocklyComponent();
+    if (!isMounted(found)) return null;
+    current = found;
+    SG.ScratchBlocks = found.ScratchBlocks;
+    for (const hook of mountedHooks) hook(found);
+    return found;
+  }
+
+  // The Blocks component with its workspace; fails while the editor is between two of them.
+  function requireComponent () {
+    const comp = blocksComponent();
+    if (!comp) SG.fail('editor_remounting', 'the code area is being rebuilt; try again');
+    return comp;
+  }
+
+  Object.defineProperty(SG, 'blocksComponent', {get: requireComponent});
+  SG.workspace = () => requireComponent().workspace;
+  // Called with each newly mounted Blocks component (e.g. to wrap its methods again).
+  SG.onBlocksMounted = hook => mountedHooks.push(hook);
+  // True when the code area is mounted and its flyout holds blocks.
+  SG.editorReady = () => {
+    const comp = blocksComponent();
+    return Boolean(comp && comp.workspace.getFlyout().getWorkspace().getTopBlocks(false).length > 0);
+  };
+
   SG.ready = (async () => {
     await vmReady;
-    const comp = await waitFor(findBlocklyComponent, 'the Blockly workspace', 60000);
-    SG.ScratchBlocks = comp.ScratchBlocks;
-    SG.blocksComponent = comp;
-    SG.workspace = () => comp.workspace;
-    await waitFor(() => {
-      const fly = SG.workspace().getFlyout();
-      return fly && fly.getWorkspace().getTopBlocks(false).length > 0 && SG.vm.runtime.targets.length > 1;
-    }, 'the flyout and the default project', 60000);
+    await waitFor(blocksComponent, 'the Blockly workspace', 60000);
+    await waitFor(() => SG.editorReady() && SG.vm.runtime.targets.length > 1,
+      'the flyout and the default project', 60000);
     return true;
   })();
 }());

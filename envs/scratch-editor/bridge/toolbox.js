@@ -18,9 +18,8 @@
   let patched = null;
 
   // Wraps the Blocks component's requestToolboxUpdate (scratch-gui blocks.jsx) once per component.
-  function patch () {
-    const comp = SG.blocksComponent;
-    if (!comp || patched === comp) return comp;
+  function patch (comp = SG.blocksComponent) {
+    if (patched === comp) return comp;
     const request = comp.requestToolboxUpdate;
     const update = comp.updateToolbox;
     comp.requestToolboxUpdate = function () {
@@ -40,7 +39,7 @@
   }
 
   function flush () {
-    if (!pending) return false;
+    if (!pending || !SG.editorReady()) return false;
     patch().updateToolbox();
     return true;
   }
@@ -53,6 +52,12 @@
   }
 
   SG.toolbox = {flush, paletteChanged};
+
+  // A newly mounted code area builds its own flyout: nothing is pending for it.
+  SG.onBlocksMounted(comp => {
+    pending = false;
+    patch(comp);
+  });
 
   // Turning deferral off rebuilds a pending flyout at once.
   SG.register('toolbox.defer', ({enabled}) => {

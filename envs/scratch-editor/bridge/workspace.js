@@ -21,6 +21,17 @@
     }
   }
 
+  // The editor's own settings an agent can change from the menu bar, as a new page has them.
+  const DEFAULT_SETTINGS = {locale: 'en', colorMode: 'default', theme: 'default'};
+
+  // The settings now, and whether any differs from a new page's.
+  SG.register('editor.settings', () => {
+    const state = SG.state.store.getState();
+    const now = {locale: state.locales.locale, colorMode: state.scratchGui.settings.colorMode,
+      theme: state.scratchGui.settings.theme};
+    return {...now, changed: Object.keys(now).some(k => now[k] !== DEFAULT_SETTINGS[k])};
+  });
+
   // Code tab, Motion category with the flyout at its top, workspace at default scroll and zoom.
   SG.register('view.reset', () => {
     closeOverlays();
@@ -132,7 +143,7 @@
     for (;;) {
       await SG.frames(1);
       frames++;
-      const fp = isDragging() || imagesPending() ? null : fingerprint();
+      const fp = !SG.editorReady() || isDragging() || imagesPending() ? null : fingerprint();
       if (fp !== null && fp === last && workspaceMatchesVm()) same++;
       else same = 0;
       last = fp;
@@ -148,7 +159,9 @@
     const start = performance.now();
     for (;;) {
       await new Promise(resolve => setTimeout(resolve, 0));
-      if (!isDragging() && workspaceMatchesVm()) return {settled: true, frames: 0, ms: performance.now() - start};
+      if (SG.editorReady() && !isDragging() && workspaceMatchesVm()) {
+        return {settled: true, frames: 0, ms: performance.now() - start};
+      }
       if (performance.now() - start > timeoutMs) return {settled: false, frames: 0, ms: performance.now() - start};
     }
   }
