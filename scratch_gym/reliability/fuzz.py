@@ -248,7 +248,11 @@ def fuzz(
             _, _, terminated, truncated, info = env.step(action)
         except Exception as exc:  # noqa: BLE001 - a crash is what we look for
             report.crashes.append(f"{_short(action)}: {type(exc).__name__}: {exc}")
-            env.reset()
+            try:
+                env.reset()
+            except Exception as again:  # noqa: BLE001 - the report must still come out
+                report.crashes.append(f"reset after that crash: {type(again).__name__}: {again}")
+                break
             continue
         elapsed = time.perf_counter() - t0
         report.slowest_step_s = max(report.slowest_step_s, elapsed)
