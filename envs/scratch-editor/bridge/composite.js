@@ -134,9 +134,8 @@
   SG.register('composite.blocks', () => editingBlocks());
 
   // Does the VM hold what the workspace shows (same blocks, parents and field values, and every
-  // variable and list)? The VM
-  // keeps the shadows that reporters cover, which the workspace does not instantiate, so only
-  // non-shadow blocks are counted.
+  // variable and list)? The VM keeps the shadows that reporters cover, which the workspace does not
+  // instantiate, so only non-shadow blocks are counted.
   function vmMatchesWorkspace () {
     const t = SG.vm.editingTarget;
     if (!t) return true;

@@ -74,8 +74,12 @@
 
   Object.defineProperty(SG, 'blocksComponent', {get: requireComponent});
   SG.workspace = () => requireComponent().workspace;
-  // Called with each newly mounted Blocks component (e.g. to wrap its methods again).
-  SG.onBlocksMounted = hook => mountedHooks.push(hook);
+  // Called with each newly mounted Blocks component (e.g. to wrap its methods), starting with the
+  // one mounted now, if any (the GUI may mount before a later bridge script registers its hook).
+  SG.onBlocksMounted = hook => {
+    mountedHooks.push(hook);
+    if (isMounted(current)) hook(current);
+  };
   // True when the code area is mounted and its flyout holds blocks.
   SG.editorReady = () => {
     const comp = blocksComponent();

@@ -15,11 +15,10 @@
   let deferring = false;
   let pending = false;
   let rebuilds = 0;
-  let patched = null;
 
-  // Wraps the Blocks component's requestToolboxUpdate (scratch-gui blocks.jsx) once per component.
-  function patch (comp = SG.blocksComponent) {
-    if (patched === comp) return comp;
+  // Wraps a newly mounted Blocks component's requestToolboxUpdate and updateToolbox (scratch-gui
+  // blocks.jsx); host.js calls this once for each component it finds.
+  function patch (comp) {
     const request = comp.requestToolboxUpdate;
     const update = comp.updateToolbox;
     comp.requestToolboxUpdate = function () {
@@ -34,13 +33,11 @@
       rebuilds++;
       return update.call(this);
     };
-    patched = comp;
-    return comp;
   }
 
   function flush () {
     if (!pending || !SG.editorReady()) return false;
-    patch().updateToolbox();
+    SG.blocksComponent.updateToolbox();
     return true;
   }
 
@@ -61,7 +58,6 @@
 
   // Turning deferral off rebuilds a pending flyout at once.
   SG.register('toolbox.defer', ({enabled}) => {
-    patch();
     deferring = Boolean(enabled);
     if (!deferring) flush();
     return {deferring, pending};
