@@ -22,8 +22,9 @@ from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.editor.projects import empty_project, read_project_file
 from scratch_gym.observations.base import EpisodeText, ObservationModel
-from scratch_gym.tasks import TaskEpisode, list_tasks, load_task
+from scratch_gym.tasks import TaskEpisode
 from scratch_gym.tasks.projects import load_project as load_task_project
+from scratch_gym.tasks.registry import registry_for
 from scratch_gym.tasks.schema import Task
 
 DEFAULT_MAX_STEPS = 50
@@ -73,6 +74,8 @@ class ScratchEnv(PageEnv):
         task: a task id every episode uses (``reset(options={"task": id})`` overrides it).
         tasks: a pool to sample a task from at each reset when none is given, seeded by
             ``reset(seed=)``: ``"all"``, a category (``"create"``, ...) or a list of task ids.
+        tasks_dir: the user's own task folder(s) (``<category>/<task-id>/task.toml``), read
+            besides the shipped suite and ``$SCRATCH_GYM_TASKS``; ids must not clash.
         reward_mode: ``"per_step"`` (evaluate after every step that changed the project) or
             ``"sparse"`` (evaluate only when the episode ends). Rewards are changes of the partial
             success rate (passed tests / tests), so an episode's return is final - initial PSR.
@@ -104,6 +107,7 @@ class ScratchEnv(PageEnv):
         browser: BrowserSession | None = None,
         task: str | None = None,
         tasks: str | list[str] | None = None,
+        tasks_dir: str | Path | list[str | Path] | None = None,
         reward_mode: str = "per_step",
         terminate_on_success: bool = False,
         ocr: str | None = None,
@@ -134,6 +138,10 @@ class ScratchEnv(PageEnv):
         self.default_project = project
         self.default_task = task
         self.task_pool = tasks
+        # the user's folders: a missing folder or a clashing id fails here, at make
+        self._registry = registry_for(tasks_dir) if tasks_dir is not None else None
+        if self._registry is not None:
+            self._registry.ids()
         self.reward_mode = reward_mode
         self.terminate_on_success = terminate_on_success
         self.episode: TaskEpisode | None = None
@@ -253,17 +261,18 @@ class ScratchEnv(PageEnv):
     def _resolve_task(self, task: str | Task | None) -> Task | None:
         if isinstance(task, Task):
             return task
+        registry = self._registry if self._registry is not None else registry_for(None)
         if task is not None:
-            return load_task(task)
+            return registry.load(task)
         if self.task_pool is None:
             return None
         pool = self.task_pool
         if pool == "all":
-            candidates = list_tasks()
+            candidates = registry.list()
         elif isinstance(pool, str):
-            candidates = list_tasks(pool)
+            candidates = registry.list(pool)
         else:
-            candidates = [load_task(task_id) for task_id in pool]
+            candidates = [registry.load(task_id) for task_id in pool]
         if not candidates:
             raise ValueError(f"the task pool {pool!r} holds no task")
         return candidates[int(self.np_random.integers(len(candidates)))]

@@ -1,11 +1,14 @@
-"""``scratch-gym tasks``: list and filter tasks, run a task's adversarial check, evaluate a project.
+"""``scratch-gym tasks``: list and filter tasks, run a task's adversarial check, evaluate a project,
+scaffold a new task.
 
     scratch-gym tasks list [--category C] [--difficulty D] [--block OPCODE] [--scratchworld PATH]
     scratch-gym tasks check TASK_ID          # golden passes, start/negatives/removals fail one
     scratch-gym tasks evaluate TASK_ID [PROJECT]   # PROJECT: .sb3/.json/.toml (default: golden)
+    scratch-gym tasks new TASK_ID --category C [--dir DIR]   # a task folder to fill in
     scratch-gym tasks --stats [--category C]    # suite statistics from the task files
 
-With ``--json`` the last line is one JSON object.
+``--tasks-dir DIR`` (repeatable) adds the user's own task folder(s) to the shipped suite, as
+``$SCRATCH_GYM_TASKS`` does. With ``--json`` the last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from scratch_gym.cli.output import print_json_last, table
+from scratch_gym.cli.task_dirs import add_tasks_dir_argument, apply_tasks_dirs
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,6 +28,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--stats", action="store_true", help="suite statistics from the task files")
     p.add_argument("--category", dest="stats_category", help="with --stats: one category only")
     p.add_argument("--json", dest="stats_json", action="store_true", help="with --stats: JSON last")
+    p.add_argument(
+        "--tasks-dir",
+        dest="stats_tasks_dirs",
+        action="append",
+        metavar="DIR",
+        help="with --stats: also read the tasks in DIR (repeatable)",
+    )
     actions = p.add_subparsers(dest="tasks_command", metavar="ACTION")
 
     ls = actions.add_parser("list", help="list tasks (filtered)")
@@ -40,15 +51,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("project", nargs="?", help=".sb3, .json or .toml (default: the golden)")
     ev.add_argument("--scratchworld", metavar="PATH", help="the task is from this checkout")
 
-    for q in (ls, check, ev):
+    new = actions.add_parser("new", help="scaffold a new task folder to fill in")
+    new.add_argument("task_id", help="lowercase letters, digits, '-' or '_'")
+    new.add_argument("--category", required=True, help="create, debug, extend, compute, ...")
+    new.add_argument(
+        "--dir",
+        default=None,
+        help="the task folder to create it in (default: the first folder in "
+        "$SCRATCH_GYM_TASKS, else ./tasks); the task goes to DIR/CATEGORY/TASK_ID",
+    )
+
+    for q in (ls, check, ev, new):
         q.add_argument("--json", action="store_true", help="print one JSON object last")
+    for q in (ls, check, ev):
+        add_tasks_dir_argument(q)
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.stats or args.tasks_command is None:
+        apply_tasks_dirs(argparse.Namespace(tasks_dirs=args.stats_tasks_dirs))
         return _stats(args)
-    return {"list": _list, "check": _check, "evaluate": _evaluate}[args.tasks_command](args)
+    actions = {"list": _list, "check": _check, "evaluate": _evaluate, "new": _new}
+    return actions[args.tasks_command](args)
 
 
 def _stats(args: argparse.Namespace) -> int:
@@ -123,8 +148,17 @@ def editor_page() -> Iterator[Any]:
 def _check(args: argparse.Namespace) -> int:
     from scratch_gym.tasks import load_task
     from scratch_gym.tasks.adversarial import check_task
+    from scratch_gym.tasks.scaffold import unfinished
 
     task = load_task(args.task_id)
+    todo = unfinished(task)
+    if todo:
+        print(f"{task.id} is not filled in yet; still to do:")
+        for item in todo:
+            print(f"  - {item}")
+        if args.json:
+            print_json_last({"task": task.id, "ok": False, "unfinished": todo})
+        return 1
     with editor_page() as page:
         report = check_task(page, task)
     rows = []
@@ -167,3 +201,29 @@ def _evaluate(args: argparse.Namespace) -> int:
             {"task": task.id, "project": str(source), **result.to_info(), "wall_s": result.wall_s}
         )
     return 0 if result.success else 1
+
+
+def _new(args: argparse.Namespace) -> int:
+    from scratch_gym.paths import tasks_dir
+    from scratch_gym.tasks.registry import env_task_dirs
+    from scratch_gym.tasks.scaffold import create_scaffold
+
+    configured = env_task_dirs()
+    root = Path(args.dir) if args.dir else (configured[0] if configured else Path("tasks"))
+    folder = create_scaffold(root, args.task_id, args.category)
+    known = [tasks_dir().resolve(), *(d.resolve() for d in configured)]
+    flag = "" if root.resolve() in known else f" --tasks-dir {root}"
+    files = sorted(p.name for p in folder.iterdir())
+    print(f"created {folder}: {', '.join(files)}")
+    print("fill in: the instruction (task.toml), the solution (golden.toml), the tests (tests.py)")
+    print(f"then check it: scratch-gym tasks check {args.task_id}{flag}")
+    if args.json:
+        print_json_last(
+            {
+                "task": args.task_id,
+                "folder": str(folder),
+                "files": files,
+                "check_flag": flag.strip(),
+            }
+        )
+    return 0

@@ -1,15 +1,19 @@
 """Task selection: find tasks by id or category, and sample one with a seed.
 
-The default registry reads the suites shipped under :func:`scratch_gym.paths.tasks_dir`
-(``tasks/<category>/<task-id>/task.toml``); more tasks (e.g. imported ScratchWorld tasks) can be
-added to a registry with :meth:`TaskRegistry.add`.
+A registry reads the suites shipped under :func:`scratch_gym.paths.tasks_dir` and any number of
+the user's own task folders, each laid out the same way (``<category>/<task-id>/task.toml``) and
+read by the same loader. The default registry adds the folders named in ``$SCRATCH_GYM_TASKS``
+(an ``os.pathsep``-separated list; the CLI's ``--tasks-dir`` adds to it). A task id defined twice
+(a user's task with a built-in id, or in two folders) is an error naming both files. More tasks
+(e.g. imported ScratchWorld tasks) can be added to a registry with :meth:`TaskRegistry.add`.
 """
 
 from __future__ import annotations
 
 import difflib
+import os
 import random
-from functools import lru_cache
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from scratch_gym.paths import tasks_dir
@@ -31,29 +35,74 @@ class UnknownTaskError(KeyError):
         return str(self.args[0])
 
 
-class TaskRegistry:
-    """Tasks by id, read lazily from a root folder of ``<category>/<task-id>/`` folders."""
+TASKS_ENV = "SCRATCH_GYM_TASKS"
 
-    def __init__(self, root: str | Path | None = None) -> None:
+
+def env_task_dirs() -> list[Path]:
+    """The user's task folders named in ``$SCRATCH_GYM_TASKS`` (``os.pathsep``-separated)."""
+    value = os.environ.get(TASKS_ENV, "")
+    return [Path(p).expanduser() for p in value.split(os.pathsep) if p.strip()]
+
+
+def check_task_dir(folder: str | Path) -> Path:
+    """``folder`` as a task folder, or a clear error when it is not a directory."""
+    path = Path(folder).expanduser()
+    if not path.is_dir():
+        what = "is not a directory" if path.exists() else "does not exist"
+        raise TaskError(
+            path,
+            "<folder>",
+            f"task folder {what}; a task folder holds <category>/<task-id>/{TASK_FILE} "
+            "(create one with: scratch-gym tasks new ID --category C --dir FOLDER)",
+        )
+    return path
+
+
+class TaskRegistry:
+    """Tasks by id, read lazily from root folders of ``<category>/<task-id>/`` folders.
+
+    ``root`` is the built-in suite (default: the package's ``tasks/``); ``extra_dirs`` are the
+    user's own folders, checked to exist. Ids must be unique over all of them.
+    """
+
+    def __init__(
+        self, root: str | Path | None = None, extra_dirs: Iterable[str | Path] = ()
+    ) -> None:
         self.root = Path(root) if root is not None else tasks_dir()
+        self.extra_dirs = _unique([check_task_dir(d) for d in extra_dirs], exclude=self.root)
         self._folders: dict[str, Path] | None = None
         self._tasks: dict[str, Task] = {}
 
+    @property
+    def roots(self) -> list[Path]:
+        return [self.root, *self.extra_dirs]
+
     def _index(self) -> dict[str, Path]:
         if self._folders is None:
-            self._folders = {}
-            if self.root.is_dir():
-                for file in sorted(self.root.glob(f"*/*/{TASK_FILE}")):
+            folders: dict[str, Path] = {}
+            for root in self.roots:
+                if not root.is_dir():
+                    continue
+                for file in sorted(root.glob(f"*/*/{TASK_FILE}")):
                     task_id = file.parent.name
-                    if task_id in self._folders:
+                    if task_id in folders:
                         raise TaskError(
                             file,
                             "id",
-                            f"task id {task_id!r} is used twice: {self._folders[task_id]} and "
-                            f"{file.parent}; task ids must be unique across categories",
+                            f"task id {task_id!r} is defined twice: {folders[task_id] / TASK_FILE}"
+                            f" and {file}; task ids must be unique across categories and task "
+                            "folders (rename one task's folder and its id)",
                         )
-                    self._folders[task_id] = file.parent
+                    folders[task_id] = file.parent
+            self._folders = folders
         return self._folders
+
+    def folder(self, task_id: str) -> Path:
+        """The folder that holds ``task_id``'s ``task.toml``."""
+        folder = self._index().get(task_id)
+        if folder is None:
+            raise UnknownTaskError(task_id, self.ids())
+        return folder
 
     def ids(self) -> list[str]:
         return sorted(set(self._index()) | set(self._tasks))
@@ -66,10 +115,7 @@ class TaskRegistry:
         """The task ``task_id`` (validated); UnknownTaskError lists close matches."""
         if task_id in self._tasks:
             return self._tasks[task_id]
-        folder = self._index().get(task_id)
-        if folder is None:
-            raise UnknownTaskError(task_id, self.ids())
-        task = self._tasks[task_id] = read_task(folder)
+        task = self._tasks[task_id] = read_task(self.folder(task_id))
         return task
 
     def list(self, category: str | None = None) -> list[Task]:
@@ -91,10 +137,34 @@ class TaskRegistry:
         return tasks[rng.randrange(len(tasks))]
 
 
-@lru_cache(maxsize=1)
+def _unique(paths: Sequence[Path], exclude: Path) -> list[Path]:
+    seen = {exclude.resolve()}
+    out = []
+    for p in paths:
+        if p.resolve() not in seen:
+            seen.add(p.resolve())
+            out.append(p)
+    return out
+
+
+_default: tuple[str, TaskRegistry] | None = None
+
+
 def default_registry() -> TaskRegistry:
-    """The registry of the tasks shipped with the package."""
-    return TaskRegistry()
+    """The shipped tasks plus the folders in ``$SCRATCH_GYM_TASKS`` (rebuilt when it changes)."""
+    global _default
+    key = os.environ.get(TASKS_ENV, "")
+    if _default is None or _default[0] != key:
+        _default = (key, TaskRegistry(extra_dirs=env_task_dirs()))
+    return _default[1]
+
+
+def registry_for(tasks_dir: str | Path | Sequence[str | Path] | None) -> TaskRegistry:
+    """The default registry, plus ``tasks_dir`` (one folder or several) when given."""
+    if tasks_dir is None:
+        return default_registry()
+    dirs = [tasks_dir] if isinstance(tasks_dir, str | Path) else list(tasks_dir)
+    return TaskRegistry(extra_dirs=[*dirs, *env_task_dirs()])
 
 
 def load_task(task_id: str) -> Task:
