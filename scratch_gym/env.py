@@ -47,14 +47,32 @@ OBSERVATION_MODELS: dict[str, str] = {
 }
 
 
-def _build(table: dict[str, str], kind: str, name: str, **config: Any) -> Any:
-    """Instantiate the model ``name`` of ``table``, passing the config keys its class accepts."""
+def _build(
+    table: dict[str, str], kind: str, name: str, config: dict[str, tuple[str, Any]] | None = None
+) -> Any:
+    """Instantiate the model ``name`` of ``table``.
+
+    ``config`` maps an environment argument's name to (the model's parameter, value). Arguments
+    left at ``None`` are not passed; a given argument the model does not take is a ``TypeError``
+    naming it (``gym.make`` adds the id), never silently dropped.
+    """
     if name not in table:
         raise ValueError(f"unknown {kind} model {name!r}; allowed: {', '.join(table)}")
     module_name, class_name = table[name].split(":")
     cls = getattr(importlib.import_module(module_name), class_name)
     accepted = inspect.signature(cls).parameters
-    return cls(**{k: v for k, v in config.items() if k in accepted})
+    kwargs: dict[str, Any] = {}
+    for argument, (parameter, value) in (config or {}).items():
+        if value is None:
+            continue
+        if parameter not in accepted:
+            takes = [a for a, (p, _) in (config or {}).items() if p in accepted]
+            raise TypeError(
+                f"argument {argument}={value!r} does not apply to the {kind} model {name!r}; "
+                f"it takes {', '.join(takes) if takes else 'none of the optional arguments'}"
+            )
+        kwargs[parameter] = value
+    return cls(**kwargs)
 
 
 class ScratchEnv(PageEnv):
@@ -64,7 +82,9 @@ class ScratchEnv(PageEnv):
         action: ``"primitive"`` (Dict of click/double_click/drag/type/key/hotkey/scroll/done/failed)
             or ``"drag"`` (``Box(4)`` in [-1, 1]: a continuous drag x0, y0, x1, y1).
         observation: ``"screen"`` (Dict: 720x1280 screenshot, instruction, last action error) or
-            ``"pixels"`` (the screenshot only, resized to ``obs_size`` = (width, height)).
+            ``"pixels"`` (the screenshot only, resized to ``obs_size`` = (width, height), default
+            128x72). An argument the chosen models do not take (``ocr`` on a pixels observation,
+            ``obs_size`` on a text one) raises ``TypeError`` naming it.
         render_mode: ``"rgb_array"`` returns the full 720x1280 screenshot.
         max_steps: step budget per episode (truncation). Default: the task's ``step_budget``,
             or 50 without a task; an explicit value overrides the task's budget.
@@ -82,7 +102,7 @@ class ScratchEnv(PageEnv):
         terminate_on_success: end the episode as soon as every test passes.
         ocr: for element-list observations, an OCR engine (``"paddleocr"`` or ``"rapidocr"``,
             the ``ocr`` extra) fused with the DOM elements; default: DOM elements only.
-        max_elements: for the element-array observation, the number of element slots.
+        max_elements: for the element-array observation, the number of element slots (64).
 
     Episodes: ``reset`` loads the project into the editor's VM (no page reload), selects the
     first sprite, stops the VM and restores the fixed editor view (Code tab, Motion category,
@@ -99,7 +119,7 @@ class ScratchEnv(PageEnv):
         self,
         action: str = "primitive",
         observation: str = "screen",
-        obs_size: tuple[int, int] = (128, 72),
+        obs_size: tuple[int, int] | None = None,
         render_mode: str | None = None,
         max_steps: int | None = None,
         project: str | Path | dict | None = None,
@@ -111,7 +131,7 @@ class ScratchEnv(PageEnv):
         reward_mode: str = "per_step",
         terminate_on_success: bool = False,
         ocr: str | None = None,
-        max_elements: int = 64,
+        max_elements: int | None = None,
     ) -> None:
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
@@ -127,9 +147,11 @@ class ScratchEnv(PageEnv):
             OBSERVATION_MODELS,
             "observation",
             observation,
-            size=tuple(obs_size),
-            ocr=ocr,
-            max_elements=max_elements,
+            {
+                "obs_size": ("size", None if obs_size is None else tuple(obs_size)),
+                "ocr": ("ocr", ocr),
+                "max_elements": ("max_elements", max_elements),
+            },
         )
         if hasattr(self.actions, "element_source") and hasattr(self.observations, "last_elements"):
             self.actions.element_source = lambda: self.observations.last_elements

@@ -60,7 +60,7 @@ class SingleDragEnv(PageEnv):
     """One drag per episode; reward 1 when the intended connection forms (see module docs).
 
     Arguments: ``action`` ("points" or "box"), ``observation`` ("screen" or "pixels"),
-    ``obs_size`` (width, height) for pixels, ``tasks`` (None: all stored tasks; a list of ids;
+    ``obs_size`` (width, height; default 128x72) for pixels only, ``tasks`` (None: all stored tasks; a list of ids;
     or "generated"), ``setting`` (baseline, gt_start, knowledge), ``shaped_reward``,
     ``render_mode`` ("rgb_array"), ``browser`` (a BrowserSession to share).
     ``reset(options={"task": id_or_Task, "setting": ...})`` picks the episode's task.
@@ -72,7 +72,7 @@ class SingleDragEnv(PageEnv):
         self,
         action: str = "points",
         observation: str = "screen",
-        obs_size: tuple[int, int] = (128, 72),
+        obs_size: tuple[int, int] | None = None,
         tasks: list[str] | str | None = None,
         setting: str = "baseline",
         shaped_reward: bool = False,
@@ -87,6 +87,12 @@ class SingleDragEnv(PageEnv):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self._check_setting(setting)
         self.action_mode, self.observation_mode = action, observation
+        if obs_size is not None and observation != "pixels":
+            raise TypeError(
+                f"argument obs_size={obs_size!r} does not apply to the {observation!r} observation "
+                "(a full 1280x720 screenshot); it applies to observation='pixels'"
+            )
+        obs_size = (128, 72) if obs_size is None else obs_size
         self.obs_size = (int(obs_size[0]), int(obs_size[1]))
         self.setting = setting
         self.shaped_reward = bool(shaped_reward)
