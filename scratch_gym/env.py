@@ -157,6 +157,9 @@ class ScratchEnv(PageEnv):
             self.actions.element_source = lambda: self.observations.last_elements
         self.action_space = self.actions.space
         self.observation_space = self.observations.space
+        # A step waits for what the observation shows (a painted frame for pixels) and for what
+        # the action needs the editor to finish (e.g. a drag's animations).
+        self._settle_frames = max(self.observations.paint_frames, self.actions.settle_frames)
         self.default_project = project
         self.default_task = task
         self.task_pool = tasks
@@ -264,7 +267,7 @@ class ScratchEnv(PageEnv):
     def render(self) -> np.ndarray | None:
         # Text-observation steps do not wait for paint: the frame must settle first.
         if self.render_mode == "rgb_array" and self._page is not None:
-            if self.actions.settle_frames == 0:
+            if self._settle_frames == 0:
                 self._page.settle(self.settle_timeout_ms)
         return super().render()
 
@@ -332,12 +335,10 @@ class ScratchEnv(PageEnv):
             info = self.actions.execute(page, parsed)
         except ActionError:
             # refused in the editor: nothing changed, but the VM's frame loop must stop again
-            page.settle(
-                self.settle_timeout_ms, stable_frames=self.actions.settle_frames, stop_vm=True
-            )
+            page.settle(self.settle_timeout_ms, stable_frames=self._settle_frames, stop_vm=True)
             raise
         settle = page.settle(
-            self.settle_timeout_ms, stable_frames=self.actions.settle_frames, stop_vm=True
+            self.settle_timeout_ms, stable_frames=self._settle_frames, stop_vm=True
         )
         info["settled"] = settle["settled"]
         info["settle_ms"] = settle["ms"]

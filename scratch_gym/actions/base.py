@@ -13,9 +13,10 @@ class ActionModel(Protocol):
     """Turns an agent's raw action into editor input. ``parse`` raises ActionError on bad input."""
 
     space: spaces.Space
-    #: Animation frames the editor must stay still after an action before the observation is
-    #: taken: pixel observations need a painted screen (2); text observations only need the
-    #: workspace to agree with the VM and the editor's deferred updates to have run (0).
+    #: Animation frames the editor must stay still after this kind of action, whatever is
+    #: observed: mouse input needs them (2); semantic edits only need the workspace to agree
+    #: with the VM and the editor's deferred updates to have run (0). The observation model adds
+    #: its own wait for paint (``paint_frames``); a step waits for the larger of the two.
     settle_frames: int
     #: True when nothing shows the flyout between steps (text observations): the editor then
     #: rebuilds it only when something looks at it (see bridge/toolbox.js).

@@ -63,8 +63,8 @@ class CompositeActionModel:
     """Text actions ``{"api": ..., "args": {...}}`` -> edits in the editor (see module doc)."""
 
     prompt = staticmethod(composite_prompt)
-    settle_frames = 0  # the observation is text: it does not wait for the screen to be painted
-    defers_flyout = True  # nor for the flyout, which only a screenshot would show
+    settle_frames = 0  # edits are done once the workspace agrees with the VM (no paint needed)
+    defers_flyout = True  # the flyout is rebuilt only when something looks at it
 
     def __init__(self) -> None:
         self.space = UnicodeText()

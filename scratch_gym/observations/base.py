@@ -21,6 +21,9 @@ class EpisodeText:
 
 class ObservationModel(Protocol):
     space: spaces.Space
+    paint_frames: int
+    """Animation frames that must pass unchanged before ``observe`` reads the page: 2 for what
+    shows the screen (the frame the agent sees is painted), 0 for text read from the VM."""
 
     def observe(self, page: EditorPage, text: EpisodeText) -> Any: ...
 

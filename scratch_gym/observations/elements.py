@@ -282,6 +282,8 @@ class ElementArrayObservation:
     into the catalogue's sorted opcodes), ``text`` (hash bucket, 0 = none) and ``mask``.
     """
 
+    paint_frames = 2  # element boxes are read from the painted page
+
     def __init__(
         self,
         max_elements: int = 64,

@@ -20,6 +20,8 @@ def screen_space(size: tuple[int, int] = VIEWPORT) -> spaces.Box:
 class ScreenObservation:
     """LLM-facing: ``{"screenshot": (720, 1280, 3) uint8, "instruction": str, "last_action_error": str}``."""
 
+    paint_frames = 2
+
     def __init__(self) -> None:
         self.space = spaces.Dict(
             {
@@ -47,6 +49,8 @@ class ScreenObservation:
 
 class PixelObservation:
     """RL-facing: the screenshot alone, resized to ``size`` = (width, height)."""
+
+    paint_frames = 2
 
     def __init__(self, size: tuple[int, int] = (128, 72)) -> None:
         w, h = size

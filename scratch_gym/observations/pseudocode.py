@@ -46,6 +46,8 @@ KIND_LABELS = {"field": "menu", "variable": "", "broadcast": "broadcast"}
 class PseudocodeObservation:
     """Text observation of the editing target's program (see module doc)."""
 
+    paint_frames = 0  # text from the VM and workspace: no need to wait for paint
+
     def __init__(self) -> None:
         self.space = spaces.Dict({k: UnicodeText(max_length=1_000_000) for k in TEXT_KEYS})
 

@@ -103,3 +103,22 @@ def test_data_blocks_get_the_flyouts_defaults_while_the_flyout_waits():
         assert len(opcodes) > 10 and seen[0] == seen[1]
     finally:
         env.close()
+
+
+def test_composite_actions_with_a_screen_observation_return_the_painted_frame():
+    """The observation model owns the wait for paint: a screenshot observation after a composite
+    edit is the settled frame (what render() shows after waiting), with the new block on it."""
+    from scratch_gym.env import ScratchEnv
+
+    env = ScratchEnv(action="composite", observation="screen", render_mode="rgb_array")
+    try:
+        obs, _ = env.reset()
+        before = obs["screenshot"]
+        obs, _, _, _, info = env.step({"api": "add_block", "args": {"opcode": "motion_movesteps"}})
+        assert info["last_action_error"] == ""
+        assert not np.array_equal(before, obs["screenshot"])  # the new block is painted
+        assert np.array_equal(obs["screenshot"], env.render())
+        obs, *_ = env.step({"api": "select_stage", "args": {}})
+        assert np.array_equal(obs["screenshot"], env.render())  # flyout rebuilt, painted
+    finally:
+        env.close()
