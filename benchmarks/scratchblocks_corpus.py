@@ -22,9 +22,9 @@ from pathlib import Path
 from tqdm import tqdm
 
 from scratch_gym.editor.page import EditorPage
+from scratch_gym.editor.vmcheck import batch_project, load_batches
 from scratch_gym.program import ScratchblocksError, parse_scripts, render_scripts
 from scratch_gym.program.normalize import normalize_program
-from scratch_gym.program.vmcheck import batch_project, load_batches
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,8 +20,8 @@ from scratch_gym.actions.errors import ActionError
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv
-from scratch_gym.editor.projects import empty_project, read_project_file
 from scratch_gym.observations.base import EpisodeText, ObservationModel
+from scratch_gym.program.projects import empty_project, read_project_file
 from scratch_gym.tasks import TaskEpisode
 from scratch_gym.tasks.projects import load_project as load_task_project
 from scratch_gym.tasks.registry import registry_for

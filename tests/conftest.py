@@ -33,6 +33,6 @@ def fresh_editor(editor_page: EditorPage) -> EditorPage:
 
 
 def default_project_json() -> dict:
-    from scratch_gym.editor.projects import empty_project
+    from scratch_gym.program.projects import empty_project
 
     return empty_project()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scratch_gym.editor.page import EditorPage
-from scratch_gym.editor.projects import empty_project
+from scratch_gym.program.projects import empty_project
 
 
 def project_with_script() -> dict[str, Any]:

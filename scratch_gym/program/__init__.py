@@ -1,7 +1,7 @@
 """The program model: block catalogue, scratchblocks text <-> Scratch 3 blocks, project building.
 
 * ``catalogue``: every block (opcode, category, shape, inputs, menus, scratchblocks pattern),
-  read from ``catalogue.json``, which ``python -m scratch_gym.program.build_catalogue``
+  read from ``catalogue.json``, which ``python -m scratch_gym.editor.catalogue_builder``
   regenerates from the pinned editor.
 * ``parse_scripts(text, ...)``: scratchblocks -> sb3 blocks of one target (a ParseResult).
 * ``render_scripts(blocks, ..., dialect=)``: sb3 (or live VM) blocks -> scratchblocks text;

@@ -1,7 +1,7 @@
 """The block catalogue: every block the program model knows, read from ``catalogue.json``.
 
 ``catalogue.json`` is generated from the pinned editor by ``python -m
-scratch_gym.program.build_catalogue``; do not edit it by hand. Each block has an opcode, a
+scratch_gym.editor.catalogue_builder``; do not edit it by hand. Each block has an opcode, a
 category, a shape (``hat``, ``stack``, ``cap``, ``c1``, ``c2``, ``reporter``, ``boolean``), its
 arguments in display order (inputs with their shadow types and defaults, fields and menus with
 their choices), its statement inputs, and its scratchblocks pattern (plus accepted aliases and the

@@ -25,8 +25,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scratch_gym.editor.projects import empty_project
 from scratch_gym.paths import tasks_dir
+from scratch_gym.program.projects import empty_project
 from scratch_gym.single_drag.regions_data import Regions
 
 KINDS = ("direct_connection", "slot_insertion")

@@ -7,7 +7,6 @@ from collections import Counter
 import pytest
 
 from scratch_gym.actions.errors import ActionError
-from scratch_gym.editor.projects import empty_project
 from scratch_gym.observations.base import EpisodeText
 from scratch_gym.observations.elements import (
     ELEMENT_TYPES,
@@ -17,6 +16,7 @@ from scratch_gym.observations.elements import (
     element_rows,
     resolve_element,
 )
+from scratch_gym.program.projects import empty_project
 from tests.helpers import project_with_script, vm_blocks
 
 

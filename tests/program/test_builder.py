@@ -10,9 +10,9 @@ import zipfile
 
 import pytest
 
-from scratch_gym.editor.projects import check_sb3
 from scratch_gym.program import Costume, ProjectBuilder, ScratchblocksError, Sound
 from scratch_gym.program.assets import circle_costume, rect_costume
+from scratch_gym.program.projects import check_sb3
 
 
 def _target(project: dict, name: str) -> dict:

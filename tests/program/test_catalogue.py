@@ -52,13 +52,13 @@ def test_pattern_keys_ignore_slot_contents():
 
 
 def test_catalogue_file_matches_the_editor(page):
-    """catalogue.json is what build_catalogue reads from the pinned editor now."""
+    """catalogue.json is what the catalogue builder reads from the pinned editor now."""
     import json
 
+    from scratch_gym.editor.catalogue_builder import build, extract
     from scratch_gym.program.blockdefs import CATALOGUE_PATH
-    from scratch_gym.program.build_catalogue import build, extract
 
     fresh = build(extract(page))
     assert fresh == json.loads(CATALOGUE_PATH.read_text(encoding="utf-8")), (
-        "catalogue.json is stale: run python -m scratch_gym.program.build_catalogue"
+        "catalogue.json is stale: run python -m scratch_gym.editor.catalogue_builder"
     )

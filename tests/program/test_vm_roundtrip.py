@@ -8,10 +8,10 @@ import zipfile
 
 import pytest
 
+from scratch_gym.editor.vmcheck import batch_project, load_batches, run_project
 from scratch_gym.program import ProjectBuilder, Sound, parse_scripts, render_scripts
 from scratch_gym.program.assets import backdrop, circle_costume
 from scratch_gym.program.normalize import normalize_program
-from scratch_gym.program.vmcheck import batch_project, load_batches, run_project
 
 
 def _target(project: dict, name: str) -> dict:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scratch_gym.editor.projects import empty_project
+from scratch_gym.program.projects import empty_project
 
 
 def test_project_with_a_missing_asset_tries_the_asset_server_and_is_blocked(fresh_editor):

@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from scratch_gym.editor.projects import empty_project
 from scratch_gym.program.parser import ParseResult
+from scratch_gym.program.projects import empty_project
 
 
 @dataclass

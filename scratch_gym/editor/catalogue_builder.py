@@ -1,6 +1,6 @@
 """Regenerate ``catalogue.json`` from the pinned editor's own block definitions.
 
-    python -m scratch_gym.program.build_catalogue [--out PATH]
+    python -m scratch_gym.editor.catalogue_builder [--out PATH]
 
 Opens the editor headless, loads a setup project (two sprites, a variable, a list, a broadcast,
 a custom block, the Pen extension) so that every block of the toolbox shows in the flyout, and
@@ -50,7 +50,7 @@ CATEGORIES = {
 
 def setup_project() -> dict[str, Any]:
     """The project loaded before reading the flyout: it makes every toolbox block appear."""
-    from scratch_gym.editor.projects import empty_project
+    from scratch_gym.program.projects import empty_project
 
     project = empty_project()
     stage, sprite = project["targets"]
@@ -374,7 +374,7 @@ def build(raw: dict[str, Any]) -> dict[str, Any]:
         "editor": {
             "scratch_gui": "15.2.0",
             "scratch_blocks": raw.get("scratch_blocks_version"),
-            "generated_by": "python -m scratch_gym.program.build_catalogue",
+            "generated_by": "python -m scratch_gym.editor.catalogue_builder",
         },
         "sensing_of_properties": {"sprite": sprite_props, "stage": stage_props},
         "blocks": blocks,
