@@ -1,4 +1,5 @@
-"""Reading projects from files, and the default empty project.
+"""Project data: the default empty project, reading and checking project files, and the
+project.json inside project data (a project.json ``dict`` or ``.sb3`` bytes).
 
 The empty project mirrors the editor's own default: a white backdrop and one sprite, "Sprite1",
 with the cat's two costumes and the Meow sound, whose assets are built into the editor bundle (so
@@ -160,3 +161,30 @@ def check_project_json(project: Any, where: str = "<project>") -> None:
         raise ValueError(f"{where}: a Scratch 3 project needs a non-empty 'targets' list")
     if not any(isinstance(t, dict) and t.get("isStage") for t in targets):
         raise ValueError(f"{where}: the project has no stage target (isStage: true)")
+
+
+def project_json(data: dict[str, Any] | bytes) -> dict[str, Any]:
+    """The project.json of project data: the dict itself, or read from inside ``.sb3`` bytes."""
+    if isinstance(data, dict):
+        return data
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        return json.loads(zf.read("project.json").decode("utf-8"))
+
+
+def with_project_json(
+    original: dict[str, Any] | bytes, new_json: dict[str, Any]
+) -> dict[str, Any] | bytes:
+    """``new_json`` as loadable data like ``original``: for ``.sb3`` bytes, the same archive (its
+    assets kept) with project.json replaced."""
+    if isinstance(original, dict):
+        return new_json
+    out = io.BytesIO()
+    with (
+        zipfile.ZipFile(io.BytesIO(original)) as src,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst,
+    ):
+        for item in src.infolist():
+            if item.filename != "project.json":
+                dst.writestr(item, src.read(item.filename))
+        dst.writestr("project.json", json.dumps(new_json))
+    return out.getvalue()

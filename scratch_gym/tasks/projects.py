@@ -9,13 +9,12 @@ Project data is a project.json ``dict`` or ``.sb3`` bytes (with packed assets), 
 from __future__ import annotations
 
 import copy
-import io
 import json
-import zipfile
 from pathlib import Path
 from typing import Any
 
-from scratch_gym.editor.projects import check_project_json, check_sb3
+from scratch_gym.program.projects import check_project_json, check_sb3, with_project_json
+from scratch_gym.program.projects import project_json as read_project_json
 from scratch_gym.tasks.schema import ProjectRef
 
 ProjectData = dict[str, Any] | bytes | ProjectRef
@@ -58,29 +57,13 @@ def resolve(project: ProjectData) -> dict[str, Any] | bytes:
 
 
 def project_json(project: ProjectData) -> dict[str, Any]:
-    """The project.json of project data (read from inside an .sb3)."""
-    data = resolve(project)
-    if isinstance(data, dict):
-        return data
-    with zipfile.ZipFile(io.BytesIO(data)) as zf:
-        return json.loads(zf.read("project.json").decode("utf-8"))
+    """The project.json of project data or of the project file a task names."""
+    return read_project_json(resolve(project))
 
 
 def with_json(project: ProjectData, new_json: dict[str, Any]) -> dict[str, Any] | bytes:
     """The same project (same assets) with its project.json replaced."""
-    data = resolve(project)
-    if isinstance(data, dict):
-        return new_json
-    out = io.BytesIO()
-    with (
-        zipfile.ZipFile(io.BytesIO(data)) as src,
-        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst,
-    ):
-        for item in src.infolist():
-            if item.filename != "project.json":
-                dst.writestr(item, src.read(item.filename))
-        dst.writestr("project.json", json.dumps(new_json))
-    return out.getvalue()
+    return with_project_json(resolve(project), new_json)
 
 
 STATE_KEYS = ("x", "y", "direction", "size", "visible", "currentCostume")
