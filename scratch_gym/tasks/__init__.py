@@ -37,7 +37,7 @@ from scratch_gym.tasks.registry import (
     load_task,
     sample_task,
 )
-from scratch_gym.tasks.run import Run, SpriteState, TestFailure
+from scratch_gym.tasks.run import Run, SpriteState, TestFailure, Utterance
 from scratch_gym.tasks.schema import Budget, Task, TaskError
 
 __all__ = [
@@ -63,6 +63,7 @@ __all__ = [
     "Threads",
     "Timer",
     "UnknownTaskError",
+    "Utterance",
     "Var",
     "asking",
     "budget",

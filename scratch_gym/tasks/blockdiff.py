@@ -5,7 +5,10 @@ A *unit* is a non-shadow block of a target, or a compact variable/list reporter 
 input (sb3 stores those as primitives, not blocks). Units are compared between projects by a
 signature: opcode, fields, literal inputs, and the parent's opcode and fields with the slot the
 unit sits in (not the parent's literals). Golden units whose signature occurs more often than in
-the start are "changed".
+the start are "changed", but only as many of them as the surplus: each start unit is first paired
+with the golden unit of the same signature that is most likely the same block (the same block id,
+else the most similar script around it), so that of two identical hats in the golden project only
+the one the golden added counts, not the start script's unchanged one.
 """
 
 from __future__ import annotations
@@ -104,11 +107,62 @@ def units(project: dict[str, Any]) -> list[tuple[Unit, tuple]]:
     return out
 
 
+def _script_contexts(project: dict[str, Any]) -> dict[Unit, Counter]:
+    """Each unit's script (the stack it sits in, from its top block) as a multiset of signatures."""
+    tops: dict[Unit, tuple[str, str]] = {}
+    targets = _targets(project)
+    all_units = units(project)
+    for unit, _sig in all_units:
+        blocks = targets[unit.target].get("blocks", {})
+        bid, seen = unit.block_id, set()
+        while _is_block(blocks.get(bid)) and blocks[bid].get("parent") and bid not in seen:
+            seen.add(bid)
+            bid = blocks[bid]["parent"]
+        tops[unit] = (unit.target, bid)
+    scripts: dict[tuple[str, str], Counter] = {}
+    for unit, sig in all_units:
+        scripts.setdefault(tops[unit], Counter())[sig] += 1
+    return {unit: scripts[tops[unit]] for unit, _sig in all_units}
+
+
 def changed_units(start: dict[str, Any], golden: dict[str, Any]) -> list[Unit]:
-    """Golden units whose signature is more frequent than in the start (added or changed)."""
-    before = Counter(sig for _u, sig in units(start))
-    after = Counter(sig for _u, sig in units(golden))
-    return [u for u, sig in units(golden) if after[sig] > before[sig]]
+    """Golden units added or changed: for each signature, the golden units beyond the start's
+    count, after pairing every start unit with its most similar golden unit of that signature."""
+    start_units, golden_units = units(start), units(golden)
+    by_sig: dict[tuple, list[Unit]] = {}
+    for unit, sig in start_units:
+        by_sig.setdefault(sig, []).append(unit)
+    golden_by_sig: dict[tuple, list[Unit]] = {}
+    for unit, sig in golden_units:
+        golden_by_sig.setdefault(sig, []).append(unit)
+    start_ctx: dict[Unit, Counter] | None = None
+    golden_ctx: dict[Unit, Counter] | None = None
+    changed: set[Unit] = set()
+    for sig, gs in golden_by_sig.items():
+        ss = by_sig.get(sig, [])
+        if len(gs) <= len(ss):
+            continue
+        if not ss:
+            changed.update(gs)
+            continue
+        if start_ctx is None or golden_ctx is None:
+            start_ctx, golden_ctx = _script_contexts(start), _script_contexts(golden)
+        pairs = sorted(
+            (
+                (g.block_id == s.block_id, sum((golden_ctx[g] & start_ctx[s]).values()), -i, -j)
+                for i, g in enumerate(gs)
+                for j, s in enumerate(ss)
+            ),
+            reverse=True,
+        )
+        kept: set[int] = set()
+        used: set[int] = set()
+        for _same_id, _overlap, gi, si in pairs:
+            if -gi not in kept and -si not in used:
+                kept.add(-gi)
+                used.add(-si)
+        changed.update(g for i, g in enumerate(gs) if i not in kept)
+    return [u for u, _sig in golden_units if u in changed]
 
 
 def remove_unit(project: dict[str, Any], unit: Unit) -> dict[str, Any]:

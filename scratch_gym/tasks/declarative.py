@@ -8,10 +8,13 @@ Steps (one key each, plus options)::
     {answer = "Bob"}      {broadcast = "go"}   {set_variable = "n", value = 5, sprite = "Cat"}
     {until = COND, frames = 90, message = "..."}   # fails the test if COND never holds
     {expect = COND, message = "..."}
+    {throughout = COND, frames = 60, message = "..."}   # COND holds on every frame of the span
+    {always = COND, seconds = 2}                         # the same (frames or seconds)
 
 Conditions: a query key, ``op`` (== != < <= > >= approx contains includes_text in) and
 ``value`` (``contains``: a list holds the value, or a text has it; ``includes_text``: a text, or
-any text of a list, has it)::
+any text of a list, has it; a list compared with ``==``/``!=`` to a list value compares item by
+item, ``["a", "b"]`` is not ``"a,b"``)::
 
     {sprite = "Cat", prop = "x", op = ">", value = 50}     {var = "score", op = "==", value = 3}
     {list = "items", op = "contains", value = "a"}         {list_length = "items", op = ">=", value = 2}
@@ -120,7 +123,15 @@ def run_steps(run: Run, steps: tuple[dict[str, Any], ...] | list[dict[str, Any]]
 def _step(run: Run, step: dict[str, Any]) -> None:
     if not isinstance(step, dict):
         raise StepError(f"a step must be a table, got {step!r}")
-    if step.get("green_flag"):
+    span = next((k for k in ("throughout", "always") if k in step), None)
+    if span is not None:
+        run.throughout(
+            parse_cond(step[span]),
+            frames=step.get("frames"),
+            seconds=step.get("seconds") if "frames" not in step else None,
+            message=step.get("message", ""),
+        )
+    elif step.get("green_flag"):
         run.green_flag()
     elif step.get("stop"):
         run.stop()
@@ -166,8 +177,11 @@ def validate_steps(steps: Any) -> None:
         try:
             if not isinstance(step, dict):
                 raise StepError(f"a step must be a table, got {step!r}")
-            for key in ("until", "expect"):
+            for key in ("until", "expect", "throughout", "always"):
                 if key in step:
                     parse_cond(step[key])
+            for key in ("throughout", "always"):
+                if key in step and ("frames" in step) == ("seconds" in step):
+                    raise StepError(f"{key} needs frames or seconds (one of them): {step!r}")
         except StepError as exc:
             raise StepError(f"step {i + 1}: {exc}") from None

@@ -43,6 +43,35 @@ class TestFailure(AssertionError):
     __test__ = False  # not a pytest test class
 
 
+class Utterance(str):
+    """A text said or thought, with when and by whom: compares and prints as the text.
+
+    ``sprite``: the sprite's name; ``kind``: ``"say"`` or ``"think"``; ``frame``: the frame at
+    which the bubble appeared; ``time``: the same in virtual seconds since the test began;
+    ``clone_id``: the clone's id (see :attr:`SpriteState.id`) or None for an original sprite.
+    """
+
+    sprite: str
+    kind: str
+    frame: int
+    time: float
+    clone_id: str | None
+
+    def __new__(cls, entry: dict[str, Any]) -> Utterance:
+        self = super().__new__(cls, entry["text"])
+        self.sprite = entry["sprite"]
+        self.kind = entry.get("type", "say")
+        self.frame = int(entry.get("frame", 0))
+        self.time = self.frame / FPS
+        self.clone_id = entry.get("clone_id")
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        entry = {"text": str(self), "sprite": self.sprite, "type": self.kind}
+        entry.update(frame=self.frame, clone_id=self.clone_id)
+        return (Utterance, (entry,))
+
+
 @dataclass(frozen=True)
 class SpriteState:
     """One sprite (or clone) as the evaluation VM holds it at the snapshot."""
@@ -67,10 +96,11 @@ class SpriteState:
     volume: float = 100
     clone: bool = False
     clones: tuple[SpriteState, ...] = ()
-    said: tuple[str, ...] = ()
+    said: tuple[Utterance, ...] = ()
+    id: str = ""  # the sprite's name, or for a clone "<name>#<n>" (n-th clone made in the test)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], said: tuple[str, ...] = ()) -> SpriteState:
+    def from_json(cls, data: dict[str, Any], said: tuple[Utterance, ...] = ()) -> SpriteState:
         bubble = data.get("bubble") or None
         return cls(
             name=data["name"],
@@ -94,6 +124,7 @@ class SpriteState:
             clone=data["clone"],
             clones=tuple(cls.from_json(c) for c in data.get("clones", ())),
             said=said,
+            id=data.get("id") or data["name"],
         )
 
 
@@ -112,7 +143,7 @@ class Snapshot:
         if name not in sprites or "x" not in sprites[name]:
             known = ", ".join(n for n, s in sprites.items() if "x" in s) or "none"
             raise TestFailure(f"the project has no sprite named {name!r} (sprites: {known})")
-        said = tuple(s["text"] for s in self.data["said"] if s["sprite"] == name)
+        said = tuple(Utterance(s) for s in self.data["said"] if s["sprite"] == name)
         return SpriteState.from_json(sprites[name], said)
 
 
@@ -209,6 +240,21 @@ class Run:
         """Check ``cond`` now, in the page; the test fails with ``message`` if it does not hold."""
         return self._queue("expect", cond=cond.spec, message=message)
 
+    def throughout(
+        self, cond: Cond, frames: int | None = None, seconds: float | None = None, message: str = ""
+    ) -> Run:
+        """Run ``frames`` frames (or ``seconds``), checking ``cond`` now and after every frame;
+        the test fails at the first frame where it does not hold (unlike :meth:`until`, which
+        returns as soon as a condition holds)."""
+        if (frames is None) == (seconds is None):
+            raise ValueError("throughout needs frames or seconds (one of them)")
+        n = int(frames) if frames is not None else round(float(seconds) * FPS)  # type: ignore[arg-type]
+        if n < 0:
+            raise ValueError("frames must be >= 0")
+        return self._queue("throughout", cond=cond.spec, frames=n, message=message)
+
+    always = throughout
+
     # -- reads (send the queue) -----------------------------------------------------------------
     def until(self, cond: Cond, frames: int = 300) -> bool:
         """Run frames until ``cond`` holds (checked every frame); False if it did not within ``frames``."""
@@ -259,7 +305,14 @@ class Run:
         return self.snapshot.sprite(name)
 
     def clones(self, name: str) -> tuple[SpriteState, ...]:
+        """The clones of ``name`` that exist now, oldest first. Each keeps its ``id``
+        (``"<name>#<n>"``) for the whole test, so clones can be followed across reads."""
         return self.sprite(name).clones
+
+    def clone(self, clone_id: str) -> SpriteState | None:
+        """The clone with this ``id`` now, or None once it is deleted."""
+        name = clone_id.rpartition("#")[0]
+        return next((c for c in self.clones(name) if c.id == clone_id), None)
 
     def var(self, name: str, sprite: str | None = None) -> Any:
         """A variable's value (the sprite's own, else the stage's)."""
@@ -278,12 +331,24 @@ class Run:
         if name in stage:
             return stage[name]
         what = "list" if kind == "lists" else "variable"
-        where = f"sprite {sprite} or the stage" if sprite else "the stage"
-        raise TestFailure(f"no {what} named {name!r} in {where}")
+        where = f"sprite {sprite} or the stage" if sprite else "the stage (for all sprites)"
+        owners = [
+            n for n, s in snap.data["sprites"].items() if name in s.get(kind, {}) and n != sprite
+        ]
+        note = ""
+        if owners:
+            read = "list" if kind == "lists" else "var"
+            note = (
+                f"; it is a {what} for this sprite only of {', '.join(owners)} (as a script that"
+                f" uses an undeclared {what} makes it): read it with "
+                f"run.{read}({name!r}, sprite={owners[0]!r})"
+            )
+        raise TestFailure(f"no {what} named {name!r} in {where}{note}")
 
-    def said(self, sprite: str | None = None) -> list[str]:
-        """Texts said or thought since the test began, in order (by ``sprite``, or by anyone)."""
-        return [s["text"] for s in self.snapshot.data["said"] if sprite in (None, s["sprite"])]
+    def said(self, sprite: str | None = None) -> list[Utterance]:
+        """What was said or thought since the test began, in order (by ``sprite``, or by
+        anyone): texts that also carry ``frame``, ``time``, ``sprite``, ``kind``, ``clone_id``."""
+        return [Utterance(s) for s in self.snapshot.data["said"] if sprite in (None, s["sprite"])]
 
     def touching(self, sprite: str, other: str) -> bool:
         """Is ``sprite`` touching ``other`` (a sprite, ``"edge"`` or ``"mouse"``)?"""

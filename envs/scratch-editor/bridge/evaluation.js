@@ -92,6 +92,7 @@
     rt.currentStepTime = FRAME_MS;
     rt.on('SAY', (target, type, text) => onSay(target, type, text));
     rt.on('QUESTION', q => onQuestion(q));
+    rt.on('targetWasCreated', t => { if (E.test && t && !t.isOriginal) cloneId(E.test, t); });
     E.vm = vm;
     E.TimerClass = rt.sequencer.timer.constructor;
     return vm;
@@ -101,13 +102,28 @@
     return t.isStage ? 'Stage' : t.sprite.name;
   }
 
+  // A clone's identity for the whole test: "<sprite>#<n>", numbered per sprite in creation order.
+  function cloneId (T, t) {
+    if (!T) return null;
+    if (!T.cloneIds) { T.cloneIds = new WeakMap(); T.cloneCounts = {}; }
+    let id = T.cloneIds.get(t);
+    if (!id) {
+      const name = t.sprite.name;
+      T.cloneCounts[name] = (T.cloneCounts[name] || 0) + 1;
+      id = `${name}#${T.cloneCounts[name]}`;
+      T.cloneIds.set(t, id);
+    }
+    return id;
+  }
+
   const SAID_LIMIT = 5000; // a test keeps the first texts said; later ones only update bubbles
 
   function onSay (target, type, text) {
     const T = E.test;
     if (!T || !target) return;
     const entry = {sprite: targetName(target), clone: !target.isOriginal, type: type,
-      text: String(text === undefined || text === null ? '' : text), frame: T.frame};
+      text: String(text === undefined || text === null ? '' : text), frame: T.frame,
+      clone_id: target.isOriginal ? null : cloneId(T, target)};
     if (T.said.length < SAID_LIMIT) T.said.push(entry);
     T.lastSay = entry;
   }
@@ -495,8 +511,21 @@
     }
     const what = type === 'list' ? 'list' : 'variable';
     SG.fail('unknown_variable', `no ${what} named ${JSON.stringify(name)}` +
-      (sprite ? ` in sprite ${sprite} or the stage` : ' on the stage (for all sprites)'));
+      (sprite ? ` in sprite ${sprite} or the stage` : ' on the stage (for all sprites)') +
+      variableOwnersNote(name, type));
     return null;
+  }
+
+  // Where a variable the lookup did not find lives: a script that uses a variable nobody declared
+  // makes it a sprite's own ("for this sprite only"), which only a read naming the sprite finds.
+  function variableOwnersNote (name, type) {
+    const owners = E.vm.runtime.targets.filter(t => t.isOriginal && !t.isStage &&
+      Object.values(t.variables).some(v => v.type === type && v.name === name)).map(t => t.sprite.name);
+    if (!owners.length) return '';
+    const read = type === 'list' ? 'list' : 'var';
+    return `; it is a variable for this sprite only of ${owners.join(', ')} (as a script that uses an ` +
+      `undeclared variable makes it): read it with run.${read}(${JSON.stringify(name)}, ` +
+      `sprite=${JSON.stringify(owners[0])}), or Var/List(..., sprite=...) and sprite = "..." in [[cases]]`;
   }
 
   function spriteState (t) {
@@ -504,7 +533,7 @@
     const costume = t.getCostumes()[t.currentCostume];
     const {vars, lists} = variablesOf(t);
     return {
-      name: t.sprite.name, clone: !t.isOriginal, x: t.x, y: t.y, direction: t.direction,
+      name: t.sprite.name, clone: !t.isOriginal, id: t.isOriginal ? t.sprite.name : cloneId(E.test, t), x: t.x, y: t.y, direction: t.direction,
       size: t.size, costume: costume ? costume.name : null, costume_number: t.currentCostume + 1,
       visible: t.visible, layer: t.getLayerOrder(), ghost: t.effects.ghost,
       effects: Object.assign({}, t.effects), draggable: t.draggable,
@@ -562,7 +591,18 @@
     return null;
   }
 
+  // Lists equal when they have the same length and equal items (not as JavaScript's "a,b" text).
+  function compareLists (op, left, right) {
+    if (op !== '==' && op !== '!=') SG.fail('bad_query', `lists compare only with ==, != or contains, not ${op}`);
+    const same = Array.isArray(left) && Array.isArray(right) && left.length === right.length &&
+      left.every((x, i) => compare('==', x, right[i]));
+    return op === '==' ? same : !same;
+  }
+
+  const ORDER_OPS = ['==', '!=', '<', '<=', '>', '>='];
+
   function compare (op, left, right) {
+    if ((Array.isArray(left) || Array.isArray(right)) && ORDER_OPS.includes(op)) return compareLists(op, left, right);
     const ln = asNumber(left);
     const rn = asNumber(right);
     const numeric = ln !== null && rn !== null;
@@ -654,6 +694,19 @@
         if (evalCond(op.cond)) return {met: true, frames: i + 1};
       }
       return {met: false, frames: op.max_frames};
+    }
+    case 'throughout': {
+      // The condition must hold now and after each of the next op.frames frames.
+      const from = T.frame;
+      for (let i = 0; ; i++) {
+        if (!evalCond(op.cond)) {
+          SG.fail('expectation', `${op.message ? op.message + ': ' : ''}expected ${describeCond(op.cond)}` +
+            ` on every frame from ${from} to ${from + op.frames}, but at frame ${T.frame} it did not hold${waitingNote(T)}`);
+        }
+        if (i >= op.frames) break;
+        await stepFrame(T);
+      }
+      return {frames: op.frames};
     }
     case 'expect': {
       if (!evalCond(op.cond)) {

@@ -1,0 +1,208 @@
+"""Feasible regions by real drags: every start point that picks up the intended block, and every
+end point that (from a fixed feasible start, the anchor) forms the intended connection.
+
+Each probe is a real drag with the environment's own ``drag``; the editor is restored between
+probes by undoing the drag (reloading the project only when the undo did not restore the VM's
+blocks). Tasks run in parallel, one editor page (and browser) per worker process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from scratch_gym.editor.page import VIEWPORT, EditorPage
+from scratch_gym.single_drag import episode
+from scratch_gym.single_drag.geometry import Geometry, end_seed, start_seeds
+from scratch_gym.single_drag.regions_data import Region, Regions
+from scratch_gym.single_drag.search import Point, SearchResult, search_region
+from scratch_gym.single_drag.task import Task
+
+WORKSPACE_TOP = 93  # below the tabs: the code area spans y 93..719
+START_PROBE_DX = 40
+
+
+@dataclass
+class Prober:
+    """Runs probe drags for one task on one page and restores the editor after each."""
+
+    page: EditorPage
+    task: Task
+    project: dict[str, Any] = field(init=False)
+    view: dict[str, Any] = field(init=False)
+    probes: int = 0
+    reloads: int = 0
+
+    def __post_init__(self) -> None:
+        self.project = self.task.build_project()
+        self.view = episode.prepare(self.page, self.task, self.project)
+
+    def drag(self, start: tuple[float, float], end: tuple[float, float]) -> episode.Outcome:
+        episode.perform(self.page, start, end, probe=True)
+        result = episode.outcome(self.page, self.task)
+        self.probes += 1
+        if not episode.restore(self.page, self.task, self.project, self.view):
+            self.reloads += 1
+        return result
+
+    def starts(self, p: Point) -> bool:
+        """Does a drag from ``p`` pick up the intended block? (A short drag to the right: past
+        the palette's own drag radius, and palette blocks dropped on the palette vanish.)"""
+        return self.drag(p, (p[0] + START_PROBE_DX, p[1])).start_correct
+
+    def ends(self, anchor: tuple[float, float]) -> Callable[[Point], bool]:
+        return lambda p: self.drag(anchor, p).success
+
+
+def on_screen(p: Point) -> bool:
+    return 0 <= p[0] < VIEWPORT[0] and WORKSPACE_TOP <= p[1] < VIEWPORT[1]
+
+
+def compute_regions(page: EditorPage, task: Task, step: int = 5, levels: int = 1) -> Regions:
+    """BFS regions for ``task`` on ``page`` (the task's view is set up here)."""
+    t0 = time.perf_counter()
+    prober = Prober(page, task)
+    geo = Geometry.read(page)
+    start = _first_region(prober.starts, start_seeds(geo, task), step, levels)
+    if not start.points:
+        raise RuntimeError(f"task {task.id}: no start seed picks up the source block")
+    start_region = Region.of(start.points, step)
+    anchor = start_region.interior_point()
+    seed = end_seed(geo, task, anchor)
+    end = _first_region(prober.ends(anchor), _spiral(seed, step), step, levels)
+    if not end.points:
+        raise RuntimeError(f"task {task.id}: no drop point near {seed} forms the goal")
+    stats = {
+        "seconds": round(time.perf_counter() - t0, 1),
+        "probes": prober.probes,
+        "start_probes": start.probes,
+        "end_probes": end.probes,
+        "inferred": start.inferred + end.inferred,
+        "reloads": prober.reloads,
+        "levels": levels,
+    }
+    return Regions(start_region, Region.of(end.points, step), anchor, "bfs", stats)
+
+
+def _first_region(
+    test: Callable[[Point], bool], seeds: Iterable[tuple[float, float]], step: int, levels: int
+) -> SearchResult:
+    """Search from the first seed that is feasible (seeds are probed in order)."""
+    total = 0
+    result = SearchResult([], 0, 0)
+    for seed in seeds:
+        if not on_screen((int(seed[0]), int(seed[1]))):
+            continue
+        result = search_region(test, seed, step, levels, inside=on_screen)
+        total += result.probes
+        if result.points:
+            break
+    result.probes = total
+    return result
+
+
+def _spiral(seed: tuple[float, float], step: int, rings: int = 3) -> list[tuple[float, float]]:
+    """The seed, then points around it at growing distance (the search snaps to the grid)."""
+    pts = [seed]
+    for r in range(1, rings + 1):
+        d = 2 * r * step
+        pts += [
+            (seed[0] + dx * d, seed[1] + dy * d) for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0))
+        ]
+    return pts
+
+
+# -- many tasks, several pages ---------------------------------------------------------------------
+_WORKER_PAGE: EditorPage | None = None
+
+
+def _worker_init() -> None:
+    global _WORKER_PAGE
+    _WORKER_PAGE = EditorPage().open()
+    # Pool workers end with os._exit (no atexit): close the page and browser from a finalizer.
+    multiprocessing.util.Finalize(None, _WORKER_PAGE.close, exitpriority=10)
+
+
+def _worker_run(task: Task, step: int, levels: int) -> tuple[str, Regions | None, str]:
+    assert _WORKER_PAGE is not None
+    try:
+        return task.id, compute_regions(_WORKER_PAGE, task, step, levels), ""
+    except Exception as exc:  # reported per task; the other tasks go on
+        if not _WORKER_PAGE.is_alive():
+            _WORKER_PAGE.recover()
+        return task.id, None, f"{type(exc).__name__}: {exc}"
+
+
+def compute_many(
+    tasks: list[Task],
+    step: int = 5,
+    levels: int = 1,
+    workers: int = 2,
+    on_done: Callable[[Task, Regions | None, str], None] | None = None,
+) -> dict[str, Regions | None]:
+    """Regions for each task, ``workers`` editor pages (processes) in parallel."""
+    by_id = {t.id: t for t in tasks}
+    out: dict[str, Regions | None] = {}
+    if workers <= 1:
+        page = EditorPage().open()
+        try:
+            for task in tasks:
+                try:
+                    regions, error = compute_regions(page, task, step, levels), ""
+                except Exception as exc:
+                    regions, error = None, f"{type(exc).__name__}: {exc}"
+                out[task.id] = regions
+                if on_done:
+                    on_done(task, regions, error)
+        finally:
+            page.close()
+        return out
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init) as pool:
+        futures = [pool.submit(_worker_run, t, step, levels) for t in tasks]
+        for fut in as_completed(futures):
+            task_id, regions, error = fut.result()
+            out[task_id] = regions
+            if on_done:
+                on_done(by_id[task_id], regions, error)
+    return out
+
+
+def recompute(
+    tasks: list[Task],
+    step: int = 5,
+    levels: int = 2,
+    workers: int = 2,
+    folder: Any = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Recompute and store the regions of ``tasks``; returns per-task seconds, probes, errors."""
+    from tqdm import tqdm
+
+    from scratch_gym.single_drag.task import save_task
+
+    report: dict[str, Any] = {"tasks": {}, "errors": {}}
+    bar = tqdm(total=len(tasks), desc="regions", unit="task", disable=not progress)
+
+    def done(task: Task, regions: Regions | None, error: str) -> None:
+        if regions is None:
+            report["errors"][task.id] = error
+        else:
+            task.regions = regions
+            save_task(task, folder)
+            report["tasks"][task.id] = {
+                **regions.stats,
+                "start": len(regions.start),
+                "end": len(regions.end),
+            }
+        bar.update(1)
+
+    t0 = time.perf_counter()
+    compute_many(tasks, step, levels, workers, done)
+    bar.close()
+    report["seconds"] = time.perf_counter() - t0
+    return report
