@@ -7,6 +7,8 @@ Examples::
     scratch-gym eval --agent llm --base-url http://localhost:8000/v1 --model qwen2.5-vl \\
         --coords smart_resize --api-key-env MY_KEY --record out/rec
     scratch-gym eval --report out/*.jsonl --plot out/categories.png   # tables only
+    scratch-gym eval --suite scratchworld --scratchworld ~/ScratchWorld --agent oracle \
+        --mode composite --max-steps 400   # ScratchWorld's own tasks, scored by its scripts
 """
 
 from __future__ import annotations
@@ -24,6 +26,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--agent", choices=AGENTS, default="random", help="agent to evaluate")
     p.add_argument("--label", default="", help="row name in the tables (default: the agent)")
     p.add_argument("--mode", default="primitive", choices=["primitive", "composite"])
+    p.add_argument(
+        "--suite",
+        default="tasks",
+        choices=["tasks", "scratchworld"],
+        help="tasks: the shipped suite; scratchworld: the tasks of a ScratchWorld checkout "
+        "(--scratchworld PATH), paired with its *_golden.sb3 projects, scored by its own scripts",
+    )
+    p.add_argument("--scratchworld", default=None, metavar="PATH", help="a ScratchWorld checkout")
     p.add_argument("--categories", nargs="*", default=None, help="task categories (default: all)")
     p.add_argument("--tasks", nargs="*", default=None, help="task ids (instead of categories)")
     p.add_argument("--runs", "-k", type=int, default=1, help="runs per task")
@@ -94,6 +104,20 @@ def run(args: argparse.Namespace) -> int:
         table1,
     )
 
+    if args.suite == "scratchworld" and not args.scratchworld and args.report is None:
+        print("error: --suite scratchworld needs --scratchworld PATH (a ScratchWorld checkout)")
+        return 2
+    if args.scratchworld and args.suite != "scratchworld":
+        print("error: --scratchworld PATH goes with --suite scratchworld")
+        return 2
+    if args.scratchworld:
+        from scratch_gym.tasks.scratchworld import ScratchWorldCheckout
+
+        try:
+            ScratchWorldCheckout(args.scratchworld)
+        except FileNotFoundError as exc:
+            print(f"error: {exc}")
+            return 2
     if args.report is not None:
         records = [r for path in args.report for r in ResultsFile(path).records()]
     else:
@@ -113,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
                 record_dir=args.record,
                 seed=args.seed,
                 progress=not args.no_progress,
+                scratchworld=args.scratchworld,
             )
         except ResumeError as exc:
             print(f"error: {exc}")
@@ -133,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
                 "sr": s["sr"],
                 "psr": s["psr"],
                 "episodes": s["episodes"],
+                "agent_errors": s["agent_errors"],
                 "infra": s["infra"],
                 "categories": s["categories"],
                 "results": args.results if args.report is None else args.report,

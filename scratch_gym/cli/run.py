@@ -14,9 +14,16 @@ from scratch_gym.cli.output import print_json_last, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("run", help="run one episode in the editor and print each step")
     from scratch_gym.agents.factory import AGENTS
     from scratch_gym.cli.eval import add_llm_arguments
+    from scratch_gym.runner.status import exit_codes_help
+
+    p = sub.add_parser(
+        "run",
+        help="run one episode in the editor and print each step",
+        epilog=exit_codes_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
 
     p.add_argument("--task", default=None, help="play this task (else: the demo episode)")
     p.add_argument(
@@ -94,15 +101,21 @@ def run(args: argparse.Namespace) -> int:
 def _run_task(args: argparse.Namespace) -> int:
     from scratch_gym.cli.eval import agent_kwargs
     from scratch_gym.runner.single import run_task
+    from scratch_gym.runner.status import exit_code
 
     agent = args.agent if args.agent not in (None, "demo") else "oracle"
     args.agent = agent
-    record = run_task(
-        args.task, agent, args.mode, record_dir=args.record, seed=args.seed, **agent_kwargs(args)
-    )
+    kwargs = agent_kwargs(args)
+    kwargs.pop("seed", None)  # the episode seeds the agent (agent.seed(--seed))
+    record = run_task(args.task, agent, args.mode, record_dir=args.record, seed=args.seed, **kwargs)
+    code = exit_code(record)
+    detail = record.get("ended_by") or record.get("error") or ""
+    print(f"status: {record['status']}" + (f" ({detail})" if detail else "") + f"; exit {code}")
+    if record.get("unsupported"):
+        print(f"unsupported: {record['unsupported']}")
     if args.json:
         print_json_last(record)
-    return 0
+    return code
 
 
 def _describe(action: dict) -> str:

@@ -1,10 +1,12 @@
 """One episode of an agent on a task: the Gymnasium loop, infrastructure errors, the record.
 
-An episode whose page or browser died (``info["infrastructure_error"]``, or the environment
-raising on reset) is retried on a recovered environment, and recorded as
-``status = "infrastructure_error"`` when retries run out; an agent whose API failed
-(:class:`AgentError`) gives ``status = "agent_error"``. Neither counts as an agent failure in the
-tables, and both are redone on resume. Other agent exceptions end the episode as a failure.
+The record's ``status`` (vocabulary in :mod:`scratch_gym.runner.status`): ``success``;
+``failure`` (the agent answered ``done``/``failed`` without success, or the budget ran out:
+``ended_by``); ``agent_error`` (the agent raised, or could not plan the task: ``unsupported``);
+``infrastructure_error``. An episode whose page or browser died (``info["infrastructure_error"]``,
+or the environment raising on reset) is retried on a recovered environment and recorded as an
+infrastructure error when retries run out; so is an agent whose model API failed
+(:class:`AgentError`). Infrastructure errors are left out of the tables and redone on resume.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from scratch_gym.agents.base import Agent, AgentError
 from scratch_gym.runner.recording import Recorder
+from scratch_gym.runner.status import AGENT_ERROR, FAILURE, INFRASTRUCTURE_ERROR, SUCCESS
 
 INFRA_RETRIES = 2
 
@@ -33,14 +36,14 @@ def run_episode(
     record_dir: str | None = None,
     on_step: Callable[[int, Any, float, dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
-    """Play one episode; returns the outcome fields of a result record (status ``ok`` or error).
+    """Play one episode; returns the outcome fields of a result record (with its ``status``).
 
     Raises InfrastructureError when the environment failed (callers retry)."""
     t0 = time.perf_counter()
     agent.bind(env)
     agent.seed(seed)
     try:
-        obs, info = env.reset(seed=seed, options={"task": task.id})
+        obs, info = env.reset(seed=seed, options={"task": task})
     except Exception as exc:  # noqa: BLE001 - a dead browser surfaces as many exception types
         raise InfrastructureError(f"reset failed: {type(exc).__name__}: {exc}") from exc
     agent.reset(task)
@@ -52,16 +55,18 @@ def run_episode(
     usage: dict[str, int] = {}
     action_errors = 0
     agent_exception = ""
+    unsupported = ""
     while not (terminated or truncated):
         try:
             action = agent.act(obs, info)
         except AgentError as exc:
-            return _agent_error(exc, steps, t0)
+            return _api_error(exc, steps, t0)
         except Exception as exc:  # noqa: BLE001 - an agent bug is that agent's failure
             if _page_died(env):  # privileged agents read the page, and saw it die
                 raise InfrastructureError(f"the page died while the agent acted: {exc}") from exc
             agent_exception = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"
             break
+        unsupported = unsupported or str(agent.info.get("unsupported") or "")
         if recorder is not None:
             recorder.step(_frame(env, obs), action, agent.info)
         obs, reward, terminated, truncated, info = env.step(action)
@@ -79,8 +84,10 @@ def run_episode(
             usage[k] = usage.get(k, 0) + int(v)
     psr = float(info.get("psr", initial_psr) or 0.0)
     success = bool(info.get("success", False)) and not agent_exception
+    ended_by = _ended_by(info, terminated, truncated, success, agent_exception)
     outcome = {
-        "status": "ok",
+        "status": _status(success, agent_exception, unsupported),
+        "ended_by": ended_by,
         "success": success,
         "psr": psr,
         "initial_psr": initial_psr,
@@ -95,8 +102,8 @@ def run_episode(
     }
     if agent_exception:
         outcome["agent_exception"] = agent_exception
-    if agent.info.get("unsupported"):
-        outcome["unsupported"] = agent.info["unsupported"]
+    if unsupported:
+        outcome["unsupported"] = unsupported
     if recorder is not None:
         verdict = "success" if success else "failure"
         recorder.finish(_frame(env, obs), f"{verdict}, psr {psr:.2f}, return {total:+.2f}")
@@ -128,12 +135,34 @@ def run_with_retries(
                 except Exception:  # noqa: BLE001 - the old environment is already broken
                     pass
                 env = make_env()
-    return {"status": "infrastructure_error", "error": last, "infra_retries": retries}, env
+    return {"status": INFRASTRUCTURE_ERROR, "error": last, "infra_retries": retries}, env
 
 
-def _agent_error(exc: Exception, steps: int, t0: float) -> dict[str, Any]:
+def _status(success: bool, agent_exception: str, unsupported: str) -> str:
+    if agent_exception or unsupported:
+        return AGENT_ERROR
+    return SUCCESS if success else FAILURE
+
+
+def _ended_by(
+    info: dict[str, Any], terminated: bool, truncated: bool, success: bool, agent_exception: str
+) -> str:
+    """What ended the episode: done, failed, budget, success (terminate_on_success), exception."""
+    if agent_exception:
+        return "exception"
+    if truncated:
+        return "budget"
+    executed = (info.get("executed_action") or {}).get("type")
+    if terminated and executed in ("done", "failed"):
+        return str(executed)
+    return "success" if success else "terminated"
+
+
+def _api_error(exc: Exception, steps: int, t0: float) -> dict[str, Any]:
+    """The agent's model API failed: outside the agent's policy, so an infrastructure error."""
     return {
-        "status": "agent_error",
+        "status": INFRASTRUCTURE_ERROR,
+        "infrastructure": "agent_api",
         "error": str(exc),
         "steps": steps,
         "wall_s": time.perf_counter() - t0,

@@ -58,10 +58,21 @@ class Job:
     run: int
     seed: int
     record_dir: str | None = None
+    scratchworld: str | None = None  # the task is from this ScratchWorld checkout
 
     @property
     def key(self) -> str:
         return f"{self.agent.title}|{self.agent.mode}|{self.task}|{self.run}"
+
+    def load_task(self) -> Any:
+        """The job's task: shipped (by id), or from its ScratchWorld checkout with its golden."""
+        if self.scratchworld:
+            from scratch_gym.tasks.scratchworld_golden import scratchworld_tasks
+
+            return scratchworld_tasks(self.scratchworld, names=[self.task])[0]
+        from scratch_gym.tasks import load_task
+
+        return load_task(self.task)
 
 
 def make_jobs(
@@ -70,13 +81,15 @@ def make_jobs(
     runs: int = 1,
     seed: int = 0,
     record_dir: str | None = None,
+    scratchworld: str | None = None,
 ) -> list[Job]:
-    """``runs`` jobs per task (seeds ``seed + run``), recordings under ``record_dir/<key>``."""
+    """``runs`` jobs per task (seeds ``seed + run``), recordings under ``record_dir/<key>``;
+    ``scratchworld``: the checkout the tasks come from."""
     jobs = []
     for task in tasks:
         for run in range(runs):
             folder = None
             if record_dir:
                 folder = f"{record_dir}/{agent.title}/{agent.mode}/{task.id}/run{run}"
-            jobs.append(Job(agent, task.id, task.category, run, seed + run, folder))
+            jobs.append(Job(agent, task.id, task.category, run, seed + run, folder, scratchworld))
     return jobs

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from scratch_gym.runner.jobs import EnvSpec, Job
+from scratch_gym.runner.status import INFRASTRUCTURE_ERROR
 from scratch_gym.runner.worker import EpisodeWorker, job_record
 
 OnRecord = Callable[[dict[str, Any]], None]
@@ -87,7 +88,7 @@ class _Processes:
                 self.start(first=by_key[key])
                 continue
             error = f"the worker process died running this episode (exit code {proc.exitcode})"
-            outcome = {"status": "infrastructure_error", "error": error, "worker_deaths": 2}
+            outcome = {"status": INFRASTRUCTURE_ERROR, "error": error, "worker_deaths": 2}
             on_record(job_record(by_key[key], outcome, time.time(), host=f"worker:{proc.pid}"))
             self.start()
 
@@ -140,4 +141,4 @@ def _run_processes(jobs: list[Job], env_spec: EnvSpec, n: int, on_record: OnReco
         pool.stop()
     for key in sorted(pending):  # a worker died before its start message got out
         error = "a worker process died before reporting this episode"
-        record(job_record(by_key[key], {"status": "infrastructure_error", "error": error}, 0.0))
+        record(job_record(by_key[key], {"status": INFRASTRUCTURE_ERROR, "error": error}, 0.0))

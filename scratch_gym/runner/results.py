@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-DONE_STATUSES = frozenset({"ok"})  # infrastructure or API errors are redone on resume
+from scratch_gym.runner.status import DONE as DONE_STATUSES  # infrastructure errors are redone
 
 
 class ResultsFile:

@@ -22,10 +22,23 @@ class ResumeError(RuntimeError):
     """The results file already holds episodes of this run and ``resume`` was not asked for."""
 
 
-def select_tasks(categories: Sequence[str] | None = None, task_ids: Sequence[str] | None = None):
-    """Tasks by id, or of the given categories (all when neither is given)."""
+def select_tasks(
+    categories: Sequence[str] | None = None,
+    task_ids: Sequence[str] | None = None,
+    scratchworld: str | Path | None = None,
+):
+    """Tasks by id, or of the given categories (all when neither is given); from a ScratchWorld
+    checkout (paired with their goldens) when ``scratchworld`` is given."""
     from scratch_gym.tasks import list_tasks, load_task
 
+    if scratchworld:
+        from scratch_gym.tasks.scratchworld_golden import scratchworld_tasks
+
+        if task_ids:
+            return scratchworld_tasks(scratchworld, names=list(task_ids))
+        if not categories:
+            return scratchworld_tasks(scratchworld)
+        return [t for c in categories for t in scratchworld_tasks(scratchworld, c)]
     if task_ids:
         return [load_task(t) for t in task_ids]
     if not categories:
@@ -48,13 +61,18 @@ def evaluate(
     seed: int = 0,
     progress: bool = True,
     limit: int | None = None,
+    scratchworld: str | Path | None = None,
 ) -> list[dict[str, Any]]:
     """Run the missing episodes and return every record of this agent and mode in ``results``.
 
-    ``limit`` stops after that many new episodes (for tests of interruption)."""
+    ``scratchworld``: evaluate on the tasks of this ScratchWorld checkout (scored by its own
+    scripts) instead of the shipped suite. ``limit`` stops after that many new episodes (for
+    tests of interruption)."""
     store = ResultsFile(results)
     store.repair()
-    jobs = make_jobs(agent, select_tasks(categories, task_ids), runs, seed, record_dir)
+    checkout = str(Path(scratchworld).expanduser().resolve()) if scratchworld else None
+    tasks = select_tasks(categories, task_ids, checkout)
+    jobs = make_jobs(agent, tasks, runs, seed, record_dir, checkout)
     done = store.done_keys()
     mine = {j.key for j in jobs}
     if done & mine and not resume:

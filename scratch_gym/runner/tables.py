@@ -1,8 +1,9 @@
 """Result tables: the paper's Table 1, and tables for single-drag and perception runs.
 
 Table 1: one block per mode, one row per agent, SR per category (Create, Debug, Extend, Compute),
-overall SR and overall PSR. Rates average over every counted episode (all tasks x k runs);
-episodes with infrastructure or API errors are left out and counted in ``infra``.
+overall SR and overall PSR. Rates average over every counted episode (all tasks x k runs): agent
+errors count as non-successes (and are shown in ``agent errors``); infrastructure errors (including
+an unreachable model API) are left out and counted in ``infra``.
 """
 
 from __future__ import annotations
@@ -12,31 +13,39 @@ from collections.abc import Iterable
 from typing import Any
 
 from scratch_gym.cli.output import table
+from scratch_gym.runner.status import AGENT_ERROR, is_counted, status_of
 
 CATEGORIES = ("create", "debug", "extend", "compute")
 MODES = ("primitive", "composite")
 
 
 def counted(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Episodes that count for the agent (status ``ok``)."""
-    return [r for r in records if r.get("status") == "ok"]
+    """Episodes that count for the agent: success, failure and agent errors (not infrastructure
+    errors); see :mod:`scratch_gym.runner.status`."""
+    return [r for r in records if is_counted(r)]
 
 
 def summary(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Overall figures: sr, psr, episodes (counted), infra (left out), per-category sr."""
+    """Overall figures: sr, psr, episodes (counted), agent_errors (counted, as non-successes),
+    infra (left out), per-category sr."""
     records = list(records)
     ok = counted(records)
     out: dict[str, Any] = {
         "episodes": len(ok),
+        "agent_errors": sum(status_of(r) == AGENT_ERROR for r in ok),
         "infra": len(records) - len(ok),
-        "sr": _mean(r["success"] for r in ok),
-        "psr": _mean(r["psr"] for r in ok),
+        "sr": _mean(r.get("success", False) for r in ok),
+        "psr": _mean(r.get("psr", 0.0) for r in ok),
     }
     by_cat: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in ok:
         by_cat[r.get("category", "")].append(r)
     out["categories"] = {
-        c: {"sr": _mean(r["success"] for r in rs), "psr": _mean(r["psr"] for r in rs), "n": len(rs)}
+        c: {
+            "sr": _mean(r.get("success", False) for r in rs),
+            "psr": _mean(r.get("psr", 0.0) for r in rs),
+            "n": len(rs),
+        }
         for c, rs in sorted(by_cat.items())
     }
     return out
@@ -57,7 +66,8 @@ def table1(records: Iterable[dict[str, Any]]) -> str:
             mine = [r for r in records if r.get("mode") == mode and r["agent"] == agent]
             s = summary(mine)
             cats = [_pct(s["categories"].get(c, {}).get("sr")) for c in CATEGORIES]
-            rows.append([agent, *cats, _pct(s["sr"]), _pct(s["psr"]), s["episodes"], s["infra"]])
+            row = [agent, *cats, _pct(s["sr"]), _pct(s["psr"]), s["episodes"]]
+            rows.append([*row, s["agent_errors"], s["infra"]])
         headers = [
             "agent",
             "Create",
@@ -67,6 +77,7 @@ def table1(records: Iterable[dict[str, Any]]) -> str:
             "SR",
             "PSR",
             "episodes",
+            "agent errors",
             "infra",
         ]
         blocks.append(f"{mode.capitalize()} mode (success rate %, PSR %)\n{table(headers, rows)}")
@@ -76,7 +87,7 @@ def table1(records: Iterable[dict[str, Any]]) -> str:
 def single_drag_table(records: Iterable[dict[str, Any]]) -> str:
     """Single-drag runs (records with mode ``single_drag``, ``kind``, ``success``,
     ``start_correct``): success and start accuracy per task kind and overall, per agent."""
-    records = [r for r in records if r.get("mode") == "single_drag" and r.get("status") == "ok"]
+    records = [r for r in records if r.get("mode") == "single_drag" and is_counted(r)]
     kinds = sorted({r.get("kind", "") for r in records})
     rows = []
     for agent in _ordered(r["agent"] for r in records):
@@ -99,7 +110,7 @@ PERCEPTION_KINDS = ("connection", "existence", "field")
 def perception_table(records: Iterable[dict[str, Any]]) -> str:
     """Perception runs (records with mode ``perception``, ``question`` kind, ``correct``):
     accuracy for connection, existence, field and overall, per agent."""
-    records = [r for r in records if r.get("mode") == "perception" and r.get("status") == "ok"]
+    records = [r for r in records if r.get("mode") == "perception" and is_counted(r)]
     rows = []
     for agent in _ordered(r["agent"] for r in records):
         mine = [r for r in records if r["agent"] == agent]

@@ -15,6 +15,7 @@ from scratch_gym.agents.base import Agent
 from scratch_gym.agents.factory import make_agent
 from scratch_gym.runner.episode import run_with_retries
 from scratch_gym.runner.jobs import AgentSpec, EnvSpec, Job
+from scratch_gym.runner.status import INFRASTRUCTURE_ERROR
 
 
 def job_record(job: Job, outcome: dict[str, Any], started: float, host: str = "") -> dict[str, Any]:
@@ -52,12 +53,10 @@ class EpisodeWorker:
         return self.agents[key]
 
     def run(self, job: Job) -> dict[str, Any]:
-        from scratch_gym.tasks import load_task
-
         mode = job.agent.mode
         started = time.time()
         try:
-            task = load_task(job.task)
+            task = job.load_task()
             outcome, self.envs[mode] = run_with_retries(
                 lambda: self.env_spec.make(mode),
                 self.env(mode),
@@ -67,7 +66,7 @@ class EpisodeWorker:
                 record_dir=job.record_dir,
             )
         except Exception as exc:  # noqa: BLE001 - e.g. the browser could not start at all
-            outcome = {"status": "infrastructure_error", "error": f"{type(exc).__name__}: {exc}"}
+            outcome = {"status": INFRASTRUCTURE_ERROR, "error": f"{type(exc).__name__}: {exc}"}
         return job_record(job, outcome, started)
 
     def close(self) -> None:

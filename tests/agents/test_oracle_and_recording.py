@@ -28,7 +28,7 @@ def test_golden_plan_of_the_task():
 
 def test_oracle_solves_the_task_and_the_recording_shows_it(primitive_env, tmp_path):
     outcome = run_episode(primitive_env, OracleAgent(), load_task(TASK), record_dir=str(tmp_path))
-    assert outcome["status"] == "ok" and outcome["success"] and outcome["psr"] == 1.0
+    assert outcome["status"] == "success" and outcome["success"] and outcome["psr"] == 1.0
     assert outcome["action_errors"] == 0
 
     steps = json.loads((tmp_path / "steps.json").read_text())

@@ -42,7 +42,7 @@ def test_a_dead_page_is_retried_not_counted_as_failure():
         outcome, env = run_with_retries(make, env, PageClosingOracle(), load_task(TASK))
     finally:
         env.close()
-    assert outcome["status"] == "ok" and outcome["success"]
+    assert outcome["status"] == "success" and outcome["success"]
     assert outcome["infra_retries"] == 1
 
 
@@ -64,5 +64,5 @@ def test_ray_local_cluster_runs_episodes(tmp_path):
         )
     finally:
         ray.shutdown()
-    assert record["status"] == "ok" and record["steps"] >= 1
+    assert record["status"] in ("success", "failure") and record["steps"] >= 1
     assert record["host"].split(":")[1] != str(os.getpid())  # ran in the Ray actor

@@ -46,7 +46,7 @@ def test_resume_runs_only_the_missing_episodes_in_processes(results):
     assert [r["run"] for r in lines].count(0) == 1  # not redone
     assert sorted(r["run"] for r in lines) == [0, 1, 2]  # nothing lost, nothing twice
     assert lines[0] == first
-    assert all(r["status"] == "ok" and r["success"] for r in done)
+    assert all(r["status"] == "success" and r["success"] for r in done)
     new_hosts = {r["host"].split(":")[1] for r in lines[1:]}
     assert str(os.getpid()) not in new_hosts  # ran in worker processes
     # a further resume has nothing left to do
