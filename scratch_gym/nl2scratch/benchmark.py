@@ -1,22 +1,17 @@
 """NL2Scratch benchmark runner: the paper's Table 2 columns with bootstrap confidence intervals.
 
-Inputs:
+Inputs are read by :mod:`~scratch_gym.nl2scratch.inputs` (references must be well formed;
+prediction problems are reported and scored as missing predictions, i.e. empty programs). Scores
+follow a :class:`~scratch_gym.nl2scratch.protocols.Protocol` (``paper`` by default, ``robust``).
 
-* references: JSONL of ``{key, nl, pseudocode}`` (``pseudocode`` a list of lines or a string);
-* predictions: JSONL with ``key`` and the program under ``prediction`` (a string or a list of
-  lines), or several programs under ``candidates`` for SAC reranking. Another field can be named
-  (``prediction_field``); without one, the first present of ``prediction``, ``candidates``,
-  ``predicted_pseudocode`` and ``pseudocode`` is used. A field holding a list of programs (lists)
-  or named ``candidates`` is read as candidates.
+Columns: EM, F1, PS (parse success; None when parsing is switched off or the robust protocol's
+parser is not available), SAC_nl and SAC_ref as average, = 100% (perfect) and >= 85% (high); all
+are fractions. Confidence intervals are percentile bootstrap 95% intervals over examples, seeded;
+every column resamples the same examples.
 
-Rules: a reference without a prediction counts as an empty prediction (it scores 0 everywhere);
-predictions for unknown keys are ignored and counted. SAC reranking picks the candidate with the
-highest SAC_nl against the reference description (the first one on ties); with ``parse_first`` it
-picks among the candidates the parser accepts, falling back to all when none parses.
-
-Columns: EM, F1, PS (parse success; None when the program-model parser is not available or parsing
-is switched off), SAC_nl and SAC_ref as average, = 100% (perfect) and >= 85% (high); all are
-fractions. Confidence intervals are percentile bootstrap 95% intervals over examples, seeded.
+With several candidates per example, one is chosen by a selection strategy
+(:mod:`~scratch_gym.nl2scratch.selection`, ``sac`` by default) and, unless switched off, the
+columns are also reported for every applicable strategy.
 """
 
 from __future__ import annotations
@@ -30,11 +25,32 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from scratch_gym.nl2scratch.metrics import exact_match, parse_success, token_f1
-from scratch_gym.nl2scratch.sac import sac_nl, sac_ref
-from scratch_gym.nl2scratch.text import program_lines
+from scratch_gym.nl2scratch.inputs import (
+    DEFAULT_FIELDS,
+    Example,
+    InputReport,
+    ReferenceFileError,
+    read_references,
+)
+from scratch_gym.nl2scratch.inputs import load_examples as _load_examples
+from scratch_gym.nl2scratch.protocols import Protocol, get_protocol
+from scratch_gym.nl2scratch.selection import STRATEGIES, SelectionError, select
 
-DEFAULT_FIELDS = ("prediction", "candidates", "predicted_pseudocode", "pseudocode")
+__all__ = [
+    "DEFAULT_FIELDS",
+    "METRICS",
+    "BenchmarkResult",
+    "Example",
+    "ExampleScores",
+    "ReferenceFileError",
+    "evaluate",
+    "format_table",
+    "load_examples",
+    "read_references",
+    "rerank",
+    "run_benchmark",
+]
+
 METRICS = (
     "em",
     "f1",
@@ -46,21 +62,23 @@ METRICS = (
     "sac_ref_perfect",
     "sac_ref_high",
 )
-
-
-@dataclass
-class Example:
-    """One reference with its prediction or candidates."""
-
-    key: str
-    nl: str
-    reference: list[str]
-    candidates: list[list[str]] = field(default_factory=list)
+LABELS = {
+    "em": "EM",
+    "f1": "F1",
+    "ps": "PS",
+    "sac_nl_avg": "SAC_nl avg",
+    "sac_nl_perfect": "SAC_nl =100%",
+    "sac_nl_high": "SAC_nl >=85%",
+    "sac_ref_avg": "SAC_ref avg",
+    "sac_ref_perfect": "SAC_ref =100%",
+    "sac_ref_high": "SAC_ref >=85%",
+}
 
 
 @dataclass
 class ExampleScores:
-    """Per-example scores; ``ps`` is None when parsing was not checked."""
+    """Per-example scores; ``ps`` is None when parsing was not checked; slot scores are None
+    where a slot was not comparable."""
 
     key: str
     chosen: int | None
@@ -69,54 +87,45 @@ class ExampleScores:
     ps: float | None
     sac_nl: float
     sac_ref: float
+    sac_nl_slots: dict[str, float | None] = field(default_factory=dict)
+    sac_ref_slots: dict[str, float | None] = field(default_factory=dict)
+    reference_lines: int = 0
 
 
 @dataclass
 class BenchmarkResult:
-    """Aggregates (fractions), their 95% intervals, and the per-example scores."""
+    """Aggregates (fractions), their 95% intervals, per-example scores and input problems."""
 
     metrics: dict[str, float | None]
     intervals: dict[str, tuple[float, float] | None]
     examples: list[ExampleScores]
-    missing: int = 0
-    unknown: int = 0
+    protocol: Protocol = field(default_factory=Protocol)
+    report: InputReport = field(default_factory=InputReport)
+    strategy: str | None = None
+    selection: dict[str, dict[str, float | None]] = field(default_factory=dict)
+
+    @property
+    def missing(self) -> int:
+        return self.report.count("missing_predictions")
+
+    @property
+    def unknown(self) -> int:
+        return self.report.count("unknown_keys")
 
     def as_json(self) -> dict[str, Any]:
         """The JSON object the CLI prints last."""
-        out: dict[str, Any] = dict(self.metrics)
+        out: dict[str, Any] = {"protocol": self.protocol.name}
+        out.update(self.metrics)
         out["ci95"] = {k: list(v) if v else None for k, v in self.intervals.items()}
         out["n"] = len(self.examples)
+        out["options"] = self.protocol.describe()
         out["missing_predictions"] = self.missing
         out["unknown_predictions"] = self.unknown
+        out["input_problems"] = self.report.as_json()
+        if self.strategy is not None:
+            out["selection_strategy"] = self.strategy
+            out["selection"] = self.selection
         return out
-
-
-def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
-    """The JSON objects of a JSONL file (blank lines skipped)."""
-    with open(path, encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
-
-
-def _as_program(value: Any) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return program_lines(value)
-    return program_lines([str(v) for v in value])
-
-
-def _candidates(row: dict[str, Any], field_name: str | None) -> list[list[str]]:
-    names = (field_name,) if field_name else DEFAULT_FIELDS
-    for name in names:
-        if name in row:
-            value = row[name]
-            many = name == "candidates" or (
-                isinstance(value, list) and any(isinstance(v, list) for v in value)
-            )
-            if many and isinstance(value, list):
-                return [_as_program(v) for v in value]
-            return [_as_program(value)]
-    return [[]]
 
 
 def load_examples(
@@ -124,30 +133,15 @@ def load_examples(
     predictions: str | Path | Sequence[dict[str, Any]],
     prediction_field: str | None = None,
 ) -> tuple[list[Example], int, int]:
-    """Examples in reference order, with the count of missing and of unknown predictions."""
-    ref_rows = read_jsonl(references) if isinstance(references, (str, Path)) else references
-    pred_rows = read_jsonl(predictions) if isinstance(predictions, (str, Path)) else predictions
-    by_key = {str(row["key"]): row for row in pred_rows}
-    examples: list[Example] = []
-    missing = 0
-    for row in ref_rows:
-        key = str(row["key"])
-        pred = by_key.get(key)
-        if pred is None:
-            missing += 1
-            candidates: list[list[str]] = [[]]
-        else:
-            candidates = _candidates(pred, prediction_field) or [[]]
-        examples.append(
-            Example(key, str(row.get("nl", "")), _as_program(row["pseudocode"]), candidates)
-        )
-    ref_keys = {str(row["key"]) for row in ref_rows}
-    unknown = sum(1 for key in by_key if key not in ref_keys)
-    return examples, missing, unknown
+    """Examples in reference order, with the counts of missing and of unknown predictions."""
+    examples, report = _load_examples(references, predictions, prediction_field)
+    return examples, report.count("missing_predictions"), report.count("unknown_keys")
 
 
-def parser_available() -> bool:
-    """Whether the program model's parser can be imported."""
+def parser_available(protocol: Protocol | None = None) -> bool:
+    """Whether the protocol's parser can run (the robust one needs the program model)."""
+    if protocol is not None and protocol.paper:
+        return True
     try:
         from scratch_gym.program import ScratchblocksError, parse_scripts  # noqa: F401
     except ImportError:
@@ -156,53 +150,69 @@ def parser_available() -> bool:
 
 
 def rerank(
-    candidates: Sequence[Iterable[str] | str], description: str, parse_first: bool = False
+    candidates: Sequence[Iterable[str] | str],
+    description: str,
+    parse_first: bool = False,
+    protocol: Protocol | None = None,
 ) -> int:
-    """Index of the candidate with the highest SAC_nl (first on ties).
-
-    With ``parse_first`` only parser-valid candidates compete, unless none is valid.
-    """
-    if not candidates:
+    """Index of the candidate with the highest SAC_nl (first on ties); ``parse_first`` chooses
+    among parser-accepted candidates first (strategies ``sac`` and ``parse_sac``)."""
+    texts = [c if isinstance(c, str) else "\n".join(c) for c in candidates]
+    if not texts:
         raise ValueError("rerank needs at least one candidate")
-    pool = list(range(len(candidates)))
-    if parse_first:
-        valid = [i for i in pool if parse_success(candidates[i])]
-        pool = valid or pool
-    scores = {i: sac_nl(candidates[i], description).score for i in pool}
-    return max(pool, key=lambda i: (scores[i], -i))
+    strategy = "parse_sac" if parse_first else "sac"
+    return select(strategy, texts, description, protocol or get_protocol("paper"))
 
 
-def score_example(example: Example, check_parse: bool, parse_first: bool) -> ExampleScores:
-    """Scores of one example (reranking first when it has several candidates)."""
-    chosen = 0
-    if len(example.candidates) > 1:
-        chosen = rerank(example.candidates, example.nl, parse_first and check_parse)
-    prediction = example.candidates[chosen]
+def score_prediction(
+    prediction: str, example: Example, protocol: Protocol, check_parse: bool
+) -> ExampleScores:
+    """Scores of one prediction of an example."""
+    text = protocol.prepare(prediction)
+    reference = "\n".join(example.reference)
+    nl = protocol.sac_nl(text, example.nl)
+    ref = protocol.sac_ref(text, reference)
     return ExampleScores(
         key=example.key,
-        chosen=chosen if len(example.candidates) > 1 else None,
-        em=float(exact_match(prediction, example.reference)),
-        f1=token_f1(prediction, example.reference),
-        ps=float(parse_success(prediction)) if check_parse else None,
-        sac_nl=sac_nl(prediction, example.nl).score,
-        sac_ref=sac_ref(prediction, example.reference).score,
+        chosen=None,
+        em=protocol.exact_match(text, reference),
+        f1=protocol.token_f1(text, reference),
+        ps=float(protocol.parse_success(text)) if check_parse else None,
+        sac_nl=nl.score,
+        sac_ref=ref.score,
+        sac_nl_slots=dict(nl.slot_scores),
+        sac_ref_slots=dict(ref.slot_scores),
+        reference_lines=len([line for line in example.reference if line.strip()]),
     )
 
 
-def _columns(scores: list[ExampleScores]) -> dict[str, np.ndarray | None]:
-    nl = np.array([s.sac_nl for s in scores], dtype=float)
-    ref = np.array([s.sac_ref for s in scores], dtype=float)
+def score_example(
+    example: Example, protocol: Protocol, check_parse: bool, strategy: str = "sac"
+) -> ExampleScores:
+    """Scores of one example, choosing a candidate first when it has several."""
+    chosen = 0
+    if len(example.candidates) > 1:
+        chosen = select(strategy, example.candidates, example.nl, protocol, example.logprobs)
+    scores = score_prediction(example.candidates[chosen], example, protocol, check_parse)
+    scores.chosen = chosen if len(example.candidates) > 1 else None
+    return scores
+
+
+def columns(scores: list[ExampleScores], protocol: Protocol) -> dict[str, np.ndarray | None]:
+    """Per-example values of each Table 2 column (None: not measured)."""
+    nl = [s.sac_nl for s in scores]
+    ref = [s.sac_ref for s in scores]
     ps = [s.ps for s in scores]
     return {
         "em": np.array([s.em for s in scores], dtype=float),
         "f1": np.array([s.f1 for s in scores], dtype=float),
         "ps": None if any(p is None for p in ps) else np.array(ps, dtype=float),
-        "sac_nl_avg": nl,
-        "sac_nl_perfect": np.isclose(nl, 1.0).astype(float),
-        "sac_nl_high": (nl >= 0.85 - 1e-12).astype(float),
-        "sac_ref_avg": ref,
-        "sac_ref_perfect": np.isclose(ref, 1.0).astype(float),
-        "sac_ref_high": (ref >= 0.85 - 1e-12).astype(float),
+        "sac_nl_avg": np.array(nl, dtype=float),
+        "sac_nl_perfect": np.array([protocol.perfect(v) for v in nl], dtype=float),
+        "sac_nl_high": np.array([protocol.high(v) for v in nl], dtype=float),
+        "sac_ref_avg": np.array(ref, dtype=float),
+        "sac_ref_perfect": np.array([protocol.perfect(v) for v in ref], dtype=float),
+        "sac_ref_high": np.array([protocol.high(v) for v in ref], dtype=float),
     }
 
 
@@ -222,34 +232,80 @@ def bootstrap_interval(
     return (float(low), float(high))
 
 
-def evaluate(
-    examples: list[Example],
-    *,
-    check_parse: bool | None = None,
-    parse_first: bool = False,
-    bootstrap: int = 1000,
-    seed: int = 0,
-    progress: bool = True,
-) -> BenchmarkResult:
-    """Scores every example and aggregates the Table 2 columns with bootstrap intervals."""
-    if check_parse is None:
-        check_parse = parser_available()
-    scores = [
-        score_example(ex, check_parse, parse_first)
-        for ex in tqdm(examples, desc="nl2scratch", disable=not progress, unit="ex")
-    ]
-    columns = _columns(scores)
+def aggregate(
+    scores: list[ExampleScores], protocol: Protocol, bootstrap: int = 0, seed: int = 0
+) -> tuple[dict[str, float | None], dict[str, tuple[float, float] | None]]:
+    """Column means and (with ``bootstrap`` samples) their 95% intervals."""
+    cols = columns(scores, protocol)
     metrics: dict[str, float | None] = {}
     intervals: dict[str, tuple[float, float] | None] = {}
     for name in METRICS:
-        values = columns[name]
+        values = cols[name]
         if values is None or len(values) == 0:
             metrics[name], intervals[name] = None, None
             continue
-        metrics[name] = float(values.mean())
+        metrics[name] = float(sum(values.tolist()) / len(values))
         # One generator per column, seeded alike: every column resamples the same examples.
-        intervals[name] = bootstrap_interval(values, bootstrap, np.random.default_rng(seed))
-    return BenchmarkResult(metrics, intervals, scores)
+        intervals[name] = (
+            bootstrap_interval(values, bootstrap, np.random.default_rng(seed))
+            if bootstrap > 0
+            else None
+        )
+    return metrics, intervals
+
+
+def _strategy_table(
+    examples: list[Example], protocol: Protocol, check_parse: bool, progress: bool
+) -> dict[str, dict[str, float | None]]:
+    """Table 2 columns for every strategy that applies to all examples."""
+    table: dict[str, dict[str, float | None]] = {}
+    for strategy in STRATEGIES:
+        if strategy.startswith("parse_") and not check_parse:
+            continue
+        try:
+            scores = [
+                score_example(ex, protocol, check_parse, strategy)
+                for ex in tqdm(examples, desc=f"select {strategy}", disable=not progress)
+            ]
+        except SelectionError:
+            continue
+        table[strategy] = aggregate(scores, protocol)[0]
+    return table
+
+
+def evaluate(
+    examples: list[Example],
+    *,
+    protocol: Protocol | str = "paper",
+    check_parse: bool | None = None,
+    strategy: str = "sac",
+    parse_first: bool = False,
+    compare_strategies: bool = True,
+    bootstrap: int = 1000,
+    seed: int = 0,
+    progress: bool = True,
+    report: InputReport | None = None,
+) -> BenchmarkResult:
+    """Scores every example and aggregates the Table 2 columns with bootstrap intervals."""
+    if isinstance(protocol, str):
+        protocol = get_protocol(protocol)
+    if parse_first and strategy == "sac":
+        strategy = "parse_sac"
+    if check_parse is None:
+        check_parse = parser_available(protocol)
+    if strategy.startswith("parse_") and not check_parse:
+        raise SelectionError(f"{strategy} selection needs parsing (do not pass --no-parse)")
+    scores = [
+        score_example(ex, protocol, check_parse, strategy)
+        for ex in tqdm(examples, desc="nl2scratch", disable=not progress, unit="ex")
+    ]
+    metrics, intervals = aggregate(scores, protocol, bootstrap, seed)
+    result = BenchmarkResult(metrics, intervals, scores, protocol, report or InputReport())
+    if any(len(ex.candidates) > 1 for ex in examples):
+        result.strategy = strategy
+        if compare_strategies:
+            result.selection = _strategy_table(examples, protocol, check_parse, progress)
+    return result
 
 
 def run_benchmark(
@@ -259,32 +315,47 @@ def run_benchmark(
     **kwargs: Any,
 ) -> BenchmarkResult:
     """Loads the two files and evaluates them (see :func:`evaluate` for options)."""
-    examples, missing, unknown = load_examples(references, predictions, prediction_field)
-    result = evaluate(examples, **kwargs)
-    result.missing, result.unknown = missing, unknown
-    return result
+    examples, report = _load_examples(references, predictions, prediction_field)
+    return evaluate(examples, report=report, **kwargs)
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}"
 
 
 def format_table(result: BenchmarkResult) -> str:
     """A readable table of the columns, as percentages with their 95% intervals."""
-    labels = {
-        "em": "EM",
-        "f1": "F1",
-        "ps": "PS",
-        "sac_nl_avg": "SAC_nl avg",
-        "sac_nl_perfect": "SAC_nl =100%",
-        "sac_nl_high": "SAC_nl >=85%",
-        "sac_ref_avg": "SAC_ref avg",
-        "sac_ref_perfect": "SAC_ref =100%",
-        "sac_ref_high": "SAC_ref >=85%",
-    }
-    rows = [f"{'metric':<15}{'value':>9}   95% CI", "-" * 40]
+    options = result.protocol.describe()
+    head = f"protocol: {result.protocol.name} (post-processing {'on' if options['postprocess'] else 'off'}"
+    if result.protocol.paper:
+        head += f", SAC_ref loop slots {'on' if options['ref_loop_slots'] else 'off'}"
+    rows = [head + ")", f"{'metric':<15}{'value':>9}   95% CI", "-" * 40]
     for name in METRICS:
         value, interval = result.metrics[name], result.intervals[name]
         if value is None:
-            rows.append(f"{labels[name]:<15}{'n/a':>9}")
+            rows.append(f"{LABELS[name]:<15}{'n/a':>9}")
             continue
         ci = f"[{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]" if interval else ""
-        rows.append(f"{labels[name]:<15}{100 * value:>8.1f}%   {ci}")
+        rows.append(f"{LABELS[name]:<15}{100 * value:>8.1f}%   {ci}")
     rows.append(f"examples: {len(result.examples)}  missing predictions: {result.missing}")
+    if result.selection:
+        rows.append("")
+        rows.append(f"selection over candidates (scored: {result.strategy})")
+        rows.append(f"{'strategy':<18}" + "".join(f"{LABELS[m]:>15}" for m in METRICS))
+        for strategy, metrics in result.selection.items():
+            rows.append(f"{strategy:<18}" + "".join(f"{_percent(metrics[m]):>15}" for m in METRICS))
+    problems = result.report.lines()
+    if problems:
+        rows.append("")
+        rows.append(
+            "input problems (a reference without a usable prediction scores as an empty one):"
+        )
+        rows.extend(f"  {line}" for line in problems)
     return "\n".join(rows)
+
+
+def write_items(result: BenchmarkResult, path: str | Path) -> None:
+    """Per-example scores as JSONL (one object per example, in reference order)."""
+    with open(path, "w", encoding="utf-8") as handle:
+        for s in result.examples:
+            handle.write(json.dumps(s.__dict__, ensure_ascii=False) + "\n")
