@@ -21,11 +21,11 @@ import time
 from pathlib import Path
 
 from scratch_gym.cli.output import table
-from scratch_gym.single_drag import episode
+from scratch_gym.single_drag import editor_drag
 from scratch_gym.single_drag.agents import OracleAgent
 from scratch_gym.single_drag.env import SingleDragEnv
-from scratch_gym.single_drag.georegions import agreement, geometric_regions
-from scratch_gym.single_drag.regions import recompute
+from scratch_gym.single_drag.geometry_regions import agreement, geometric_regions
+from scratch_gym.single_drag.probe_regions import recompute
 from scratch_gym.single_drag.task import load_tasks
 
 
@@ -92,7 +92,7 @@ def main() -> None:
 
         rows, ious_s, ious_e, geo_ms = [], [], [], []
         for task in tasks[: args.agreement]:
-            episode.prepare(env.page, task)
+            editor_drag.prepare(env.page, task)
             t0 = time.perf_counter()
             geo = geometric_regions(env.page, task, task.regions.step)
             geo_ms.append((time.perf_counter() - t0) * 1000)

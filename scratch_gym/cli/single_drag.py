@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _recompute(args: argparse.Namespace, tasks: list) -> int:
-    from scratch_gym.single_drag.regions import recompute
+    from scratch_gym.single_drag.probe_regions import recompute
 
     report = recompute(tasks, args.step, args.levels, args.workers, progress=not args.quiet)
     rows = [

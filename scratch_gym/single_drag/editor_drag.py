@@ -1,4 +1,4 @@
-"""One single-drag episode in the editor: set the task up, drag, read the outcome from the VM."""
+"""One drag of a single-drag task in the editor: set the task up, drag, read the outcome from the VM."""
 
 from __future__ import annotations
 

@@ -39,9 +39,9 @@ from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import VIEWPORT, EditorPage
 from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.observations.pixels import screen_space
-from scratch_gym.single_drag import episode
+from scratch_gym.single_drag import editor_drag
 from scratch_gym.single_drag.generator import TaskGenerator
-from scratch_gym.single_drag.georegions import geometric_regions
+from scratch_gym.single_drag.geometry_regions import geometric_regions
 from scratch_gym.single_drag.instructions import instruction_for, mark_start
 from scratch_gym.single_drag.task import Task, load_tasks
 from scratch_gym.spaces import UnicodeText
@@ -130,7 +130,7 @@ class SingleDragEnv(PageEnv):
         page.refresh_if_grown()
         task = self._pick(choice)
         project = task.build_project()
-        view = episode.prepare(page, task, project)
+        view = editor_drag.prepare(page, task, project)
         if task.regions is None:
             task.regions = geometric_regions(page, task)
         self.task, self._project, self._episode_setting = task, project, setting
@@ -155,8 +155,8 @@ class SingleDragEnv(PageEnv):
                     "step_time_ms": (time.perf_counter() - t0) * 1000}  # fmt: skip
             return self._observe(), 0.0, True, False, info
         assert parsed.start is not None and parsed.end is not None
-        episode.perform(page, parsed.start, parsed.end)
-        result = episode.outcome(page, task)
+        editor_drag.perform(page, parsed.start, parsed.end)
+        result = editor_drag.outcome(page, task)
         start_err = task.regions.start.distance(parsed.start)
         end_err = task.regions.end_distance(parsed.start, parsed.end)
         reward = 1.0 if result.success else 0.0

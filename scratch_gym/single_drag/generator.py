@@ -3,7 +3,7 @@ intended connection and a random view. Seeded: the same seed gives the same task
 
 Kinds: a palette block stacked below a script block; a palette reporter/boolean into a slot; a
 palette block into an empty C-block; a lone canvas block stacked below a script block. Regions
-come from Blockly's geometry (``georegions``), set when the environment loads the task.
+come from Blockly's geometry (``geometry_regions``), set when the environment loads the task.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import random
 from functools import lru_cache
 
 from scratch_gym.editor.page import EditorPage
-from scratch_gym.single_drag import episode
+from scratch_gym.single_drag import editor_drag
 from scratch_gym.single_drag.geometry import Geometry, connection_pair
 from scratch_gym.single_drag.task import Relation, Source, Task, View, build_project
 
@@ -134,14 +134,14 @@ class TaskGenerator:
         """Scroll the palette so that the source shows; None when the task cannot be shown."""
         try:
             project = task.build_project()
-            episode.prepare(page, task, project)
+            editor_drag.prepare(page, task, project)
             geo = Geometry.read(page)
             if task.source.origin == "flyout":
                 top = geo.source_block(task)["path"][1]
                 if not (PALETTE_TOP <= top <= PALETTE_BOTTOM - 60):
                     offset = top - PALETTE_TOP - self.rng.uniform(0, 300)
                     task.view = View(**{**task.view.to_args(), "flyout_offset": round(offset, 1)})
-                    episode.prepare(page, task, project)
+                    editor_drag.prepare(page, task, project)
                     geo = Geometry.read(page)
             left, top, w, h = geo.source_block(task)["path"]
             _, target = connection_pair(geo, task)

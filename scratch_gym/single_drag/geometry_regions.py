@@ -19,7 +19,7 @@ import numpy as np
 
 from scratch_gym.editor.page import EditorPage
 from scratch_gym.single_drag.geometry import Geometry, _conn, connection_pair
-from scratch_gym.single_drag.regions_data import Region, Regions
+from scratch_gym.single_drag.regions import Region, Regions
 from scratch_gym.single_drag.task import Task
 
 CANVAS_X = (313.0, 782.0)  # the workspace's screen span; drops elsewhere delete or miss

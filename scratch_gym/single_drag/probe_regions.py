@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scratch_gym.editor.page import VIEWPORT, EditorPage
-from scratch_gym.single_drag import episode
+from scratch_gym.single_drag import editor_drag
 from scratch_gym.single_drag.geometry import Geometry, end_seed, start_seeds
-from scratch_gym.single_drag.regions_data import Region, Regions
+from scratch_gym.single_drag.regions import Region, Regions
 from scratch_gym.single_drag.search import Point, SearchResult, search_region
 from scratch_gym.single_drag.task import Task
 
@@ -39,13 +39,13 @@ class Prober:
 
     def __post_init__(self) -> None:
         self.project = self.task.build_project()
-        self.view = episode.prepare(self.page, self.task, self.project)
+        self.view = editor_drag.prepare(self.page, self.task, self.project)
 
-    def drag(self, start: tuple[float, float], end: tuple[float, float]) -> episode.Outcome:
-        episode.perform(self.page, start, end, probe=True)
-        result = episode.outcome(self.page, self.task)
+    def drag(self, start: tuple[float, float], end: tuple[float, float]) -> editor_drag.Outcome:
+        editor_drag.perform(self.page, start, end, probe=True)
+        result = editor_drag.outcome(self.page, self.task)
         self.probes += 1
-        if not episode.restore(self.page, self.task, self.project, self.view):
+        if not editor_drag.restore(self.page, self.task, self.project, self.view):
             self.reloads += 1
         return result
 

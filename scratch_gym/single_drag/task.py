@@ -27,7 +27,7 @@ from typing import Any
 
 from scratch_gym.paths import tasks_dir
 from scratch_gym.program.projects import empty_project
-from scratch_gym.single_drag.regions_data import Regions
+from scratch_gym.single_drag.regions import Regions
 
 KINDS = ("direct_connection", "slot_insertion")
 RELATIONS = ("below", "above", "input")

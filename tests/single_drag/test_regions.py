@@ -3,8 +3,8 @@ geometry-derived regions against BFS."""
 
 from __future__ import annotations
 
-from scratch_gym.single_drag.georegions import agreement, geometric_regions
-from scratch_gym.single_drag.regions import Prober
+from scratch_gym.single_drag.geometry_regions import agreement, geometric_regions
+from scratch_gym.single_drag.probe_regions import Prober
 from scratch_gym.single_drag.task import load_tasks
 
 WINDOW = 2  # grid steps either side of the window's centre: 5 x 5 points
@@ -37,10 +37,10 @@ def test_bfs_regions_match_a_brute_force_scan(editor_page):
 
 
 def test_geometry_regions_agree_with_bfs(editor_page):
-    from scratch_gym.single_drag import episode
+    from scratch_gym.single_drag import editor_drag
 
     task = load_tasks(["dc-08"])[0]
-    episode.prepare(editor_page, task)
+    editor_drag.prepare(editor_page, task)
     geo = geometric_regions(editor_page, task, step=task.regions.step)
     assert agreement(geo.start, task.regions.start)["iou"] > 0.9
     # the end regions overlap mostly (real drops land a few px off the geometric prediction)

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from scratch_gym.single_drag.metrics import RunRecord, pass_at_k, summarise
-from scratch_gym.single_drag.regions_data import Region, Regions
+from scratch_gym.single_drag.regions import Region, Regions
 from scratch_gym.single_drag.search import search_region
 
 SHAPES = {
