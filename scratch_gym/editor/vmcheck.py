@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from scratch_gym.program.parser import ParseResult
+from scratch_gym.program.matcher import ParseResult
 from scratch_gym.program.projects import empty_project
 
 

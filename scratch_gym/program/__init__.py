@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from scratch_gym.program.assets import Costume, Sound
 from scratch_gym.program.builder import ProjectBuilder
 from scratch_gym.program.errors import ScratchblocksError
+from scratch_gym.program.matcher import ParseResult
 from scratch_gym.program.parse import parse_scripts
-from scratch_gym.program.parser import ParseResult
 from scratch_gym.program.render import render_scripts, render_targets
 
 if TYPE_CHECKING:

@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from scratch_gym.program.assets import Costume, Sound
+from scratch_gym.program.matcher import stable_id
 from scratch_gym.program.parse import parse_scripts
-from scratch_gym.program.parser import stable_id
 from scratch_gym.program.projects import empty_project
 
 

@@ -1,4 +1,4 @@
-"""The parser's tree -> sb3 blocks (``project.json`` form), with ids and script positions."""
+"""The matcher's tree -> sb3 blocks (``project.json`` form), with ids and script positions."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from scratch_gym.program.blockdefs import NUMBER_SHADOWS, Arg
-from scratch_gym.program.parser import (
+from scratch_gym.program.matcher import (
     LINE_HEIGHT,
     SCRIPT_GAP,
     Lit,
@@ -197,7 +197,7 @@ class Emitter:
         return self.node(node, parent)
 
     def resolve(self, ref: NameRef, arg: Arg) -> Node | Lit | Menu:
-        """The variable-vs-literal rule (see the parser's module docstring)."""
+        """The variable-vs-literal rule (see the matcher module's docstring)."""
         name = ref.text.strip()
         node = self.p.name_node(name, 0)
         if node is not None:

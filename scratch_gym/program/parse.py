@@ -1,4 +1,4 @@
-"""``parse_scripts``: scratchblocks text -> the blocks of one target (see the parser module)."""
+"""``parse_scripts``: scratchblocks text -> the blocks of one target (see the matcher module)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from scratch_gym.program.blockdefs import Catalogue
 from scratch_gym.program.emit import Emitter
-from scratch_gym.program.parser import (
+from scratch_gym.program.matcher import (
     ParseResult,
     _declared,
     _names,
@@ -34,7 +34,7 @@ def parse_scripts(
     ``target`` and ``stage`` (project.json target dicts) supply the variables, lists, broadcasts
     and custom blocks the text may use; ``variables``/``lists``/``broadcasts`` add names (a
     mapping gives their ids). ``dialect`` is ``"standard"`` or ``"nl2scratch"`` and decides
-    what an unknown ``(name)`` is (see :mod:`scratch_gym.program.parser`). Block ids start with
+    what an unknown ``(name)`` is (see :mod:`scratch_gym.program.matcher`). Block ids start with
     ``id_prefix`` and avoid the ids of ``target``'s and ``stage``'s blocks; scripts are laid out
     downwards from ``origin``. Raises ScratchblocksError.
     """

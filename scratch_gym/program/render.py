@@ -21,7 +21,7 @@ from typing import Any
 
 from scratch_gym.program.blockdefs import VALUE_SHAPES, Arg, BlockSpec, Catalogue
 from scratch_gym.program.lexer import Word, key_of
-from scratch_gym.program.parser import DIALECTS
+from scratch_gym.program.matcher import DIALECTS
 from scratch_gym.program.sb3blocks import BROADCAST, LIST, PRIMITIVE_OPCODES, VAR, to_sb3
 from scratch_gym.program.spellings import NL2SCRATCH_SLOTS
 from scratch_gym.program.values import colour_to_int_text, is_number
