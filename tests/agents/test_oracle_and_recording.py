@@ -8,22 +8,11 @@ import json
 import numpy as np
 from PIL import Image
 
-from scratch_gym.agents.golden import plan_task
 from scratch_gym.agents.oracle import OracleAgent
 from scratch_gym.runner.episode import run_episode
 from scratch_gym.runner.recording import ACTION_COLOUR, BANNER, END_COLOUR
 from scratch_gym.tasks import load_task
 from tests.agents.conftest import TASK
-
-
-def test_golden_plan_of_the_task():
-    (target,) = plan_task(load_task(TASK))
-    (script,) = target.scripts
-    assert [b.opcode for b in script.blocks] == [
-        "event_whenflagclicked",
-        "looks_sayforsecs",
-        "looks_thinkforsecs",
-    ]
 
 
 def test_oracle_solves_the_task_and_the_recording_shows_it(primitive_env, tmp_path):

@@ -1,0 +1,166 @@
+"""The primitive oracle: solves a task from its golden project with mouse and keyboard only.
+
+Per target whose scripts, variables or lists differ from the golden's: select it (click the
+sprite, or the stage), make the missing variables and lists (Make a Variable / Make a List, with
+"For this sprite only" on sprites), define missing custom blocks (Make a Block), then edit the
+scripts (:class:`~scratch_gym.agents.primitive_oracle.editing.ScriptEditor`) and answer ``done``.
+It reads the editor through :class:`~scratch_gym.agents.primitive_oracle.view.EditorView` only;
+every action is a primitive action for ``env.step``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from scratch_gym.agents.base import Agent
+from scratch_gym.agents.composite_oracle import _missing_data, _same
+from scratch_gym.agents.composite_plan import TreeReader
+from scratch_gym.agents.golden import Unsupported, project_json
+from scratch_gym.agents.primitive_oracle import gestures as g
+from scratch_gym.agents.primitive_oracle.editing import ScriptEditor
+from scratch_gym.agents.primitive_oracle.gestures import Action, OracleError
+from scratch_gym.agents.primitive_oracle.view import EditorView
+
+
+class PrimitiveOracleAgent(Agent):
+    """Replays the golden solution of the task given to ``reset`` (needs :meth:`bind`)."""
+
+    name = "oracle"
+    mode = "primitive"
+
+    def __init__(self, mode: str = "primitive") -> None:
+        super().__init__()
+        if mode != "primitive":
+            raise ValueError(f"the primitive oracle acts in primitive mode, not {mode!r}")
+        self.env: Any = None
+        self.view: EditorView | None = None
+        self.golden: dict[str, Any] | None = None
+        self.unsupported = ""
+        self.mismatch: list[str] = []
+        self._actions: Iterator[Action] | None = None
+
+    def bind(self, env: Any) -> None:
+        self.view = EditorView(env)
+        self.env = self.view.env
+
+    def reset(self, task: Any = None) -> None:
+        super().reset(task)
+        if task is None or task.golden is None:
+            raise ValueError("the oracle needs a task with a golden solution")
+        from scratch_gym.tasks.projects import load_project
+
+        self.golden = project_json(load_project(task.golden))
+        self.unsupported = ""
+        self.mismatch = []
+        self._actions = self._plan()
+
+    def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        if self._actions is None:
+            raise RuntimeError("call reset(task) before act()")
+        error = observation.get("last_action_error") if isinstance(observation, dict) else ""
+        if error:
+            raise OracleError(f"the oracle's last action failed: {error}")
+        try:
+            action = next(self._actions, {"action_type": "done"})
+        except Unsupported as exc:
+            self.unsupported = str(exc)
+            self._actions = iter(())
+            action = {"action_type": "failed"}
+        self.info = {"unsupported": self.unsupported} if self.unsupported else {}
+        if self.mismatch:
+            self.info["differs_from_golden"] = list(self.mismatch)
+        return action
+
+    # -- the plan -------------------------------------------------------------------------------
+    def _plan(self) -> Iterator[Action]:
+        assert self.golden is not None and self.view is not None
+        view = self.view
+        live = {t["name"]: t for t in view.project()["targets"]}
+        golden = sorted(self.golden["targets"], key=lambda t: not t.get("isStage"))
+        for target in golden:
+            if target["name"] not in live:
+                raise Unsupported(f"the golden adds the target {target['name']!r}")
+        for target in golden:
+            have = live[target["name"]]
+            missing = _missing_data(target, have)
+            want = TreeReader(target.get("blocks") or {}, vm=False).scripts()
+            now = TreeReader(have.get("blocks") or {}, vm=False).scripts()
+            if not missing and _same(want, now):
+                continue
+            yield from self._select(target)
+            for api, name in missing:
+                yield from self._make_data(name, api == "add_list", bool(target.get("isStage")))
+            yield from self._define_blocks(want)
+            yield from ScriptEditor(view).edit_target(want)
+        self.mismatch = self._differences()
+        yield {"action_type": "done"}
+
+    def _differences(self) -> list[str]:
+        assert self.golden is not None and self.view is not None
+        live = {t["name"]: t for t in self.view.project()["targets"]}
+        return [
+            t["name"]
+            for t in self.golden["targets"]
+            if not _same(
+                TreeReader(t.get("blocks") or {}, vm=False).scripts(),
+                TreeReader(live[t["name"]].get("blocks") or {}, vm=False).scripts(),
+            )
+        ]
+
+    def _select(self, target: dict[str, Any]) -> Iterator[Action]:
+        assert self.view is not None
+        state = self.view.vm()
+        if target.get("isStage"):
+            if state["is_stage"]:
+                return
+            el = g.find(self.view.elements(), type="stage_selector")
+        else:
+            if not state["is_stage"] and state["target"] == target["name"]:
+                return
+            el = g.find(self.view.elements(), type="sprite", text=target["name"])
+        if el is None:
+            raise OracleError(f"cannot see {target['name']!r} in the sprite pane")
+        yield g.click(g.centre(el))
+        state = self.view.vm()
+        ok = state["is_stage"] if target.get("isStage") else state["target"] == target["name"]
+        if not ok:
+            raise OracleError(f"clicking {target['name']!r} did not select it")
+
+    def _make_data(self, name: str, is_list: bool, stage: bool) -> Iterator[Action]:
+        """Make a Variable / Make a List: the dialog's name, scope and OK."""
+        assert self.view is not None
+        yield from g.open_category(self.view, "Variables")
+        text = "Make a List" if is_list else "Make a Variable"
+        button = g.find(self.view.elements(), type="flyout_button", text=text)
+        if button is None:
+            raise OracleError(f"no {text} button")
+        yield g.click(g.centre(button))
+        yield g.type_text(name)
+        if not stage:
+            radio = next(
+                (
+                    e
+                    for e in self.view.elements()
+                    if e["type"] == "input" and "this sprite only" in e.get("label", "")
+                ),
+                None,
+            )
+            if radio is None:
+                raise OracleError("no 'For this sprite only' choice in the dialog")
+            yield g.click(g.centre(radio))
+        ok = g.find(self.view.elements(), type="button", text="OK")
+        if ok is None:
+            raise OracleError("no OK button in the dialog")
+        yield g.click(g.centre(ok))
+
+    def _define_blocks(self, want: list) -> Iterator[Action]:
+        """Make a Block for each golden definition the target lacks (its body is edited later)."""
+        assert self.view is not None
+        have = {n.options.get("proccode") for s in self.view.scripts() for n in s[:1]}
+        for script in want:
+            top = script[0]
+            if top.opcode != "procedures_definition" or top.options["proccode"] in have:
+                continue
+            raise Unsupported("custom block definitions are not made yet")
+        yield from ()

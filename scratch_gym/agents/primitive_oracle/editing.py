@@ -1,0 +1,360 @@
+"""Edits of one target's scripts by mouse and keyboard, planned as the composite oracle plans them.
+
+The golden and live scripts are compared with the composite oracle's block trees and alignment
+(:mod:`scratch_gym.agents.composite_plan`, :func:`~scratch_gym.agents.composite_oracle._align`):
+equal scripts are kept, the others are edited out of the live script with the same first block.
+Unlike the composite oracle, blocks are built in place, as a person builds them: each new block is
+dragged from the palette straight onto the connection it belongs to (under a block, into a C-block's
+mouth, into an input slot), then its inputs are filled in. After every drag the VM's blocks are
+checked; a drag that snapped elsewhere is undone (Ctrl+Z) and tried again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from scratch_gym.agents.composite_oracle import _align, _same
+from scratch_gym.agents.composite_plan import ARGUMENTS, Node
+from scratch_gym.agents.primitive_oracle import gestures as g
+from scratch_gym.agents.primitive_oracle.gestures import Action, OracleError, Point
+from scratch_gym.agents.primitive_oracle.view import EditorView
+
+DRAG_TRIES = 3
+
+
+class ScriptEditor:
+    """Turns the editing target's scripts into the golden ones (generators of actions)."""
+
+    def __init__(self, view: EditorView) -> None:
+        self.view = view
+
+    # -- a target ---------------------------------------------------------------------------------
+    def edit_target(self, want: list[list[Node]]) -> Iterator[Action]:
+        now = self.view.scripts()
+        pending = list(range(len(now)))
+        todo: list[tuple[list[Node], list[Node] | None]] = []
+        for script in want:  # keep equal scripts
+            same = next((i for i in pending if _same([now[i]], [script])), None)
+            if same is not None:
+                pending.remove(same)
+            else:
+                todo.append((script, None))
+        for k, (script, _) in enumerate(todo):  # pair the others by their first block
+            match = [i for i in pending if now[i] and now[i][0].key == script[0].key]
+            if match:
+                best = max(match, key=lambda i: len(_align(now[i], script, force_first=False)))
+                pending.remove(best)
+                todo[k] = (script, now[best])
+        defs = [i for i in pending if now[i][0].opcode == "procedures_definition"]
+        for i in pending:  # leftover scripts go first (room on the canvas), definitions last
+            if i not in defs:
+                yield from self.delete_script(now[i][0].id)
+        todo.sort(key=lambda t: t[0][0].opcode != "procedures_definition")
+        for script, base in todo:
+            if base is None:
+                top = yield from self.insert(script[0], None, None)
+                base = [self.view.node(top)]
+            yield from self.edit_stack(base, script, None, None)
+        for i in defs:
+            yield from self.delete_script(now[i][0].id)
+
+    # -- stacks and blocks ------------------------------------------------------------------------
+    def edit_stack(
+        self, now: list[Node], want: list[Node], parent: str | None, slot: str | None
+    ) -> Iterator[Action]:
+        pairs = _align(now, want, force_first=parent is None)
+        kept = {c for c, _ in pairs}
+        to_now = {w: c for c, w in pairs}
+        for i, node in enumerate(now):
+            if i not in kept:
+                yield from self.delete_block(node.id)
+        prev: str | None = None
+        for w, node in enumerate(want):
+            if w in to_now:
+                current = now[to_now[w]]
+                yield from self.edit_block(current, node)
+                prev = current.id
+                continue
+            made = yield from self.insert(node, prev, None if prev else parent, slot)
+            yield from self.edit_block(self.view.node(made), node)
+            prev = made
+
+    def edit_block(self, now: Node, want: Node) -> Iterator[Action]:
+        names = list(dict.fromkeys([*want.literals, *want.reporters, *now.reporters]))
+        for name in names:
+            got, need = now.reporters.get(name), want.reporters.get(name)
+            if got is not None and need is not None and got.key == need.key:
+                yield from self.edit_block(got, need)
+                continue
+            if got is not None:
+                yield from self.delete_block(got.id)
+            if need is not None:
+                made = yield from self.insert(need, None, now.id, self._input_id(now, name))
+                yield from self.edit_block(self.view.node(made), need)
+            elif name in want.literals and want.literals[name] != now.literals.get(name):
+                yield from self.set_input(now.id, self._input_id(now, name), want.literals[name])
+        for name, value in want.fields.items():
+            if now.fields.get(name) != value:
+                yield from self.set_field(now.id, name, value)
+        for name in dict.fromkeys([*want.stacks, *now.stacks]):
+            current = self.view.node(now.id).stacks.get(name, [])
+            yield from self.edit_stack(current, want.stacks.get(name, []), now.id, name)
+
+    def _input_id(self, node: Node, name: str) -> str:
+        """The input's real name (a custom-block call's inputs are keyed by argument names)."""
+        if node.opcode != "procedures_call":
+            return name
+        blocks = self.view.vm()["blocks"]
+        code = (blocks[node.id].get("mutation") or {}).get("proccode")
+        for b in blocks.values():
+            m = b.get("mutation") or {}
+            if b.get("opcode") == "procedures_prototype" and m.get("proccode") == code:
+                ids = json.loads(m.get("argumentids") or "[]")
+                names = json.loads(m.get("argumentnames") or "[]")
+                return dict(zip(names, ids, strict=False)).get(name, name)
+        return name
+
+    # -- new blocks -------------------------------------------------------------------------------
+    def insert(
+        self, node: Node, after: str | None, parent: str | None, slot: str | None = None
+    ) -> Iterator[Action]:
+        """Drag a new ``node`` block onto the canvas: under ``after``, into ``parent``'s ``slot``,
+        or (neither) onto free canvas. Returns the new block's id."""
+        for _ in range(DRAG_TRIES):
+            source = yield from self._source(node)
+            target = yield from self._target(after, parent, slot, source)
+            before = set(self.view.vm()["blocks"])
+            hold = source["previous"] or source["output"] or [source["x"], source["y"]]
+            grab = source["grab"]
+            end = (grab[0] + target[0] - hold[0], grab[1] + target[1] - hold[1])
+            yield g.drag(grab, end)
+            blocks = self.view.vm()["blocks"]
+            made = [
+                i
+                for i, b in blocks.items()
+                if i not in before and b["opcode"] == node.opcode and not b.get("shadow")
+            ]
+            if len(made) == 1 and self._placed(blocks, made[0], after, parent, slot):
+                yield from self._unwrap(made[0], after, blocks)
+                return made[0]
+            if made:
+                yield g.hotkey("Control+z")
+                if set(self.view.vm()["blocks"]) - before:
+                    yield from self._trash(made[0])
+        raise OracleError(f"could not place {node.opcode} ({DRAG_TRIES} tries)")
+
+    def _source(self, node: Node) -> Iterator[Action]:
+        """The palette block (or prototype argument) to drag a new ``node`` from."""
+        op = node.opcode
+        if op in ARGUMENTS:
+            for arg in self.view.workspace()["args"]:
+                if arg["opcode"] == op and arg["name"] == node.options.get("argument"):
+                    if arg["grab"] is None:
+                        break
+                    return arg
+            raise OracleError(f"no visible argument reporter {node.options.get('argument')!r}")
+        if op == "data_variable":
+            name = node.options.get("variable")
+            label, match = "Variables", lambda b: _field_text(b, "VARIABLE") == name
+        elif op == "data_listcontents":
+            name = node.options.get("list")
+            label, match = "Variables", lambda b: _field_text(b, "LIST") == name
+        elif op == "procedures_call":
+            code = node.options.get("proccode")
+            label, match = "My Blocks", lambda b: b.get("proccode") == code
+        else:
+            label, match = g.category_label(op), lambda b: True
+        return (
+            yield from g.palette_block(self.view, label, lambda b: b["opcode"] == op and match(b))
+        )
+
+    def _target(
+        self, after: str | None, parent: str | None, slot: str | None, source: dict[str, Any]
+    ) -> Iterator[Action]:
+        """The screen point the new block's connection must land on (scrolled into view)."""
+        for _ in range(g.MAX_SCROLLS):
+            ws = self.view.workspace()
+            if after is not None:
+                point = _geometry(ws, after)["next"]
+            elif parent is not None:
+                inputs = {i["name"]: i for i in _geometry(ws, parent)["inputs"]}
+                if slot not in inputs:
+                    raise OracleError(f"block {parent} has no input {slot!r}")
+                point = inputs[slot]["connection"]
+            else:
+                spot = g.free_spot(ws, (max(230.0, source["w"] + 60), 160.0))
+                if spot is not None:
+                    return spot
+                yield from self._make_room(ws)
+                continue
+            if g.in_area(ws["area"], point):
+                return point
+            yield from self._scroll_to(ws, point)
+        raise OracleError("the drop point did not come into view")
+
+    def _scroll_to(self, ws: dict[str, Any], point: Point) -> Iterator[Action]:
+        area = ws["area"]
+        mid = (area["x"] + area["w"] / 2, area["y"] + area["h"] / 2)
+        yield g.scroll(mid, point[1] - mid[1], point[0] - mid[0])
+
+    def _make_room(self, ws: dict[str, Any]) -> Iterator[Action]:
+        """No free canvas in view: zoom out once (the zoom-out button)."""
+        button = g.find(self.view.elements(), type="button", text="zoom out")
+        if button is None:
+            raise OracleError("no free canvas and no zoom-out button")
+        yield g.click(g.centre(button))
+
+    def _placed(
+        self, blocks: dict, made: str, after: str | None, parent: str | None, slot: str | None
+    ) -> bool:
+        b = blocks[made]
+        if after is not None:
+            return b.get("parent") == after and blocks[after].get("next") == made
+        if parent is not None:
+            inp = (blocks[parent].get("inputs") or {}).get(slot) or {}
+            return b.get("parent") == parent and inp.get("block") == made
+        return not b.get("parent")
+
+    def _unwrap(self, made: str, after: str | None, before: dict) -> Iterator[Action]:
+        """A C-block dropped into a stack wraps the blocks below it: move them back under it."""
+        b = self.view.vm()["blocks"]
+        if after is None or b[made].get("next"):
+            return
+        for name in ("SUBSTACK", "SUBSTACK2"):
+            inner = ((b[made].get("inputs") or {}).get(name) or {}).get("block")
+            if inner:
+                geo = self.view.block(made)
+                if geo and geo.get("next"):
+                    yield from self._move(inner, geo["next"], "previous")
+                    return
+
+    # -- moving and deleting ----------------------------------------------------------------------
+    def _move(self, block_id: str, to: Point, handle: str) -> Iterator[Action]:
+        """Drag an existing block (and what hangs under it) so its ``handle`` connection lands on
+        ``to``."""
+        geo = self.view.block(block_id)
+        if geo is None or geo["grab"] is None or geo[handle] is None:
+            raise OracleError(f"block {block_id} cannot be grabbed")
+        hold = geo[handle]
+        yield g.drag(
+            geo["grab"], (geo["grab"][0] + to[0] - hold[0], geo["grab"][1] + to[1] - hold[1])
+        )
+
+    def _trash(self, block_id: str) -> Iterator[Action]:
+        """Drag a block (with everything under it) onto the palette, which deletes it."""
+        for _ in range(g.MAX_SCROLLS):
+            ws = self.view.workspace()
+            geo = _geometry(ws, block_id)
+            if geo["grab"] is not None and g.in_area(ws["area"], geo["grab"], 5):
+                yield g.drag(geo["grab"], g.TRASH_POINT)
+                if block_id in self.view.vm()["blocks"]:
+                    raise OracleError(f"block {block_id} was not deleted")
+                return
+            yield from self._scroll_to(ws, (geo["x"] + 20, geo["y"] + 10))
+        raise OracleError(f"block {block_id} could not be grabbed to delete it")
+
+    def delete_script(self, top: str) -> Iterator[Action]:
+        yield from self._trash(top)
+
+    def delete_block(self, block_id: str) -> Iterator[Action]:
+        """Delete one block; the blocks under it stay (moved up into its place first)."""
+        blocks = self.view.vm()["blocks"]
+        b = blocks.get(block_id)
+        if b is None:
+            return
+        nxt = b.get("next")
+        geo = self.view.block(block_id)
+        if nxt and geo is not None and geo.get("previous") is not None:
+            if b.get("parent"):
+                yield from self._move(nxt, tuple(geo["previous"]), "previous")
+            else:
+                spot = g.free_spot(self.view.workspace())
+                if spot is None:
+                    raise OracleError("no free canvas to set blocks aside")
+                yield from self._move(nxt, spot, "previous")
+            if self.view.vm()["blocks"][block_id].get("next"):
+                raise OracleError(f"the blocks under {block_id} did not move")
+        yield from self._trash(block_id)
+
+    # -- values -----------------------------------------------------------------------------------
+    def set_input(self, block_id: str, name: str, value: str) -> Iterator[Action]:
+        """Type a literal into an input, or pick it in the input's menu."""
+        geo = self.view.block(block_id)
+        inputs = {i["name"]: i for i in (geo or {}).get("inputs", [])}
+        shadow = (inputs.get(name) or {}).get("shadow")
+        if not shadow or not shadow["field"]:
+            raise OracleError(f"input {name} of {block_id} has no editable value")
+        options = self.view.options(shadow["id"], shadow["field"])
+        yield from self._ensure_visible(block_id)
+        shadow = {i["name"]: i for i in self.view.block(block_id)["inputs"]}[name]["shadow"]
+        yield g.click(tuple(shadow["center"]))
+        if options is not None:
+            yield from self._pick(options, value, shadow["opcode"])
+        else:
+            yield from self._type(value)
+
+    def set_field(self, block_id: str, name: str, value: str) -> Iterator[Action]:
+        options = self.view.options(block_id, name)
+        yield from self._ensure_visible(block_id)
+        field = (self.view.block(block_id) or {}).get("fields", {}).get(name)
+        if not field or not field["center"]:
+            raise OracleError(f"field {name} of {block_id} is not on screen")
+        yield g.click(tuple(field["center"]))
+        if options is not None:
+            yield from self._pick(options, value, name)
+        else:
+            yield from self._type(value)
+
+    def _type(self, value: str) -> Iterator[Action]:
+        """The field's editor opened with its text selected: typing replaces it."""
+        yield g.type_text(value)
+        yield g.key("Enter")
+
+    def _pick(self, options: list[list[str]], value: str, what: str) -> Iterator[Action]:
+        labels = [label for label, v in options if v == value and label]
+        labels += [label for label, _ in options if label == value]
+        labels += [label for label, v in options if value.lower() in (label.lower(), v.lower())]
+        if labels:
+            yield from g.menu_pick(self.view, list(dict.fromkeys(labels)))
+            return
+        if "broadcast" in what.lower():
+            yield from g.menu_pick(self.view, ["New message"])
+            yield from self._dialog_name(value)
+            return
+        yield g.key("Escape")
+        raise OracleError(f"{value!r} is not an option of {what}")
+
+    def _dialog_name(self, value: str) -> Iterator[Action]:
+        """Type a name into the open prompt and confirm it."""
+        yield g.type_text(value)
+        ok = g.find(self.view.elements(), type="button", text="OK")
+        yield g.click(g.centre(ok)) if ok is not None else g.key("Enter")
+
+    def _ensure_visible(self, block_id: str) -> Iterator[Action]:
+        for _ in range(g.MAX_SCROLLS):
+            ws = self.view.workspace()
+            geo = _geometry(ws, block_id)
+            if g.in_area(ws["area"], (geo["x"] + 10, geo["y"] + 10), 10) and g.in_area(
+                ws["area"],
+                (
+                    min(geo["x"] + geo["w"], ws["area"]["x"] + ws["area"]["w"] - 30),
+                    geo["y"] + min(geo["h"], 40),
+                ),
+                10,
+            ):
+                return
+            yield from self._scroll_to(ws, (geo["x"] + geo["w"] / 2, geo["y"] + 20))
+
+
+def _geometry(ws: dict[str, Any], block_id: str) -> dict[str, Any]:
+    for b in ws["blocks"]:
+        if b["id"] == block_id:
+            return b
+    raise OracleError(f"block {block_id} is not on the workspace")
+
+
+def _field_text(geo: dict[str, Any], name: str) -> str | None:
+    f = (geo.get("fields") or {}).get(name)
+    return f["text"] if f else None

@@ -1,0 +1,60 @@
+"""The primitive oracle's one privileged channel: what it reads from the live editor.
+
+An oracle may look where an agent may not: the editor's geometry (block boxes, connection points,
+input slots, dropdown options; ``bridge/geometry.js``), the element list (``elements.list``) and
+the editing target's VM blocks. :class:`EditorView` is the only place the oracle reads the page;
+it never acts on it (every action goes through ``env.step``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scratch_gym.agents.composite_plan import Node, TreeReader
+
+
+class EditorView:
+    """Read-only access to the editor page of a bound environment."""
+
+    def __init__(self, env: Any) -> None:
+        self.env = env.unwrapped if hasattr(env, "unwrapped") else env
+
+    @property
+    def page(self) -> Any:
+        page = getattr(self.env, "_page", None)  # not env.page: that would revive a dead page
+        if page is None or not page.is_alive():
+            raise RuntimeError("the editor page is gone; the environment must reset")
+        return page
+
+    def elements(self) -> list[dict[str, Any]]:
+        """The element list (screen boxes of buttons, categories, menu items, blocks, ...)."""
+        return self.page.call("elements.list")
+
+    def workspace(self) -> dict[str, Any]:
+        """The visible code area, every workspace block's geometry, and prototype arguments."""
+        return self.page.call("geometry.workspace")
+
+    def block(self, block_id: str) -> dict[str, Any] | None:
+        """One workspace block's geometry (grab point, connections, inputs), or None."""
+        return self.page.call("geometry.block", {"id": block_id})
+
+    def flyout(self) -> list[dict[str, Any]]:
+        """The palette's blocks with their geometry."""
+        return self.page.call("geometry.flyout")
+
+    def options(self, block_id: str, field: str) -> list[list[str]] | None:
+        """A dropdown field's ``[label, value]`` options."""
+        return self.page.call("geometry.options", {"id": block_id, "field": field})
+
+    def vm(self) -> dict[str, Any]:
+        """The editing target: ``{target, is_stage, blocks}`` (the VM's blocks)."""
+        return self.page.call("composite.blocks")
+
+    def scripts(self) -> list[list[Node]]:
+        return TreeReader(self.vm()["blocks"], vm=True).scripts()
+
+    def node(self, block_id: str) -> Node:
+        return TreeReader(self.vm()["blocks"], vm=True).node(block_id)
+
+    def project(self) -> dict[str, Any]:
+        return self.page.project_json()
