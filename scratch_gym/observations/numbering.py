@@ -26,7 +26,7 @@ from typing import Any
 from scratch_gym.program import catalogue as default_catalogue
 from scratch_gym.program import render_scripts
 from scratch_gym.program.blockdefs import VALUE_SHAPES, Catalogue
-from scratch_gym.program.render import render_script_lines
+from scratch_gym.program.render import render_script_lines, script_order
 from scratch_gym.program.sb3blocks import to_sb3
 
 COMMENT = "  // "
@@ -133,7 +133,7 @@ class _Numberer:
 
     def run(self) -> NumberedProgram:
         rendered = render_script_lines(self.blocks, "standard", self.cat)
-        for top, lines in zip(self.tops(), rendered, strict=True):
+        for top, lines in zip(script_order(to_sb3(self.blocks)), rendered, strict=True):
             entries = self.script(top)
             if len(entries) != len(lines):
                 raise RuntimeError(
@@ -147,18 +147,6 @@ class _Numberer:
                 if b is not None and b not in self.program.labels:
                     self.program.labels[b] = text.strip()
         return self.program
-
-    def tops(self) -> list[str]:
-        """Top-level block ids in the program model's script order (see render._Renderer)."""
-        tops = []
-        for order, (bid, b) in enumerate(to_sb3(self.blocks).items()):
-            if isinstance(b, list):
-                if len(b) >= 5:
-                    tops.append((b[4], b[3], order, bid))
-            elif b.get("topLevel") and not b.get("shadow"):
-                tops.append((b.get("y", 0) or 0, b.get("x", 0) or 0, order, bid))
-        tops.sort(key=lambda t: (t[0], t[1], t[2]))
-        return [t[3] for t in tops]
 
     def add(self, bid: str) -> int:
         self.program.ids.append(bid)

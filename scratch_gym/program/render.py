@@ -60,6 +60,20 @@ def render_script_lines(
     return _Renderer(to_sb3(blocks), dialect, catalogue).scripts()
 
 
+def script_order(blocks: dict[str, Any]) -> list[str]:
+    """The ids of the scripts' top blocks (and top-level literals) in script order: top to
+    bottom, then left to right, then as stored. ``blocks`` are sb3 blocks (see ``to_sb3``)."""
+    tops = []
+    for order, (bid, b) in enumerate(blocks.items()):
+        if isinstance(b, list):
+            if len(b) >= 5:
+                tops.append((b[4], b[3], order, bid))
+        elif b.get("topLevel") and not b.get("shadow"):
+            tops.append((b.get("y", 0) or 0, b.get("x", 0) or 0, order, bid))
+    tops.sort(key=lambda t: (t[0], t[1], t[2]))
+    return [t[3] for t in tops]
+
+
 class _Renderer:
     def __init__(self, blocks: dict[str, Any], dialect: str, cat: Catalogue) -> None:
         self.blocks = blocks
@@ -67,16 +81,8 @@ class _Renderer:
         self.cat = cat
 
     def scripts(self) -> list[list[str]]:
-        tops = []
-        for order, (bid, b) in enumerate(self.blocks.items()):
-            if isinstance(b, list):
-                if len(b) >= 5:
-                    tops.append((b[4], b[3], order, bid))
-            elif b.get("topLevel") and not b.get("shadow"):
-                tops.append((b.get("y", 0) or 0, b.get("x", 0) or 0, order, bid))
-        tops.sort(key=lambda t: (t[0], t[1], t[2]))
         out = []
-        for _, _, _, bid in tops:
+        for bid in script_order(self.blocks):
             b = self.blocks[bid]
             if isinstance(b, list):
                 out.append([self.primitive(b)])
