@@ -32,3 +32,24 @@ WORKED_DESCRIPTION = (
     "key is pressed, move 10 steps until you touch the edge or Receiver1. If the a key is pressed, "
     "turn right 15 degrees. If the d key is pressed, turn left 15 degrees."
 )
+
+PREDICTIONS_DIR = SHARED_DIR / "data" / "nl2scratch" / "predictions"
+PUBLISHED_FIXTURES = REPO_ROOT / "tests" / "fixtures" / "nl2scratch_published"
+PREDICTION_FILES = ("gpt41_diag800_0shot", "gpt41_diag800_20shot", "gpt54_diag800_20shot")
+
+
+def require_shared(path: Path) -> Path:
+    """``path`` under ../shared; fails (never skips) when it is absent: CI has ../shared."""
+    assert path.is_file(), f"{path} is missing: these tests read ../shared by path (CI has it)"
+    return path
+
+
+def run_cli(*argv: str) -> int:
+    """Runs ``scratch-gym nl2scratch ARGV`` in-process and returns its exit code."""
+    import argparse
+
+    from scratch_gym.cli import nl2scratch as cli
+
+    parser = argparse.ArgumentParser(prog="scratch-gym")
+    cli.register(parser.add_subparsers(dest="command"))
+    return cli.run(parser.parse_args(["nl2scratch", *argv]))
