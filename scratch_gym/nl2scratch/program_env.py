@@ -33,7 +33,7 @@ from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import BridgeError, EditorPage
 from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.editor.projects import empty_project
-from scratch_gym.nl2scratch.sac import sac_nl, sac_ref
+from scratch_gym.nl2scratch.protocols import PROTOCOLS, get_protocol
 from scratch_gym.program import ScratchblocksError, parse_scripts, render_scripts
 from scratch_gym.spaces import UnicodeText
 from scratch_gym.tasks import Evaluator, Task, list_tasks, load_task
@@ -62,7 +62,9 @@ class ProgramEnv(PageEnv):
     JSON), ``last_error`` (parse or load error with line and column), ``attempts_left``.
     Action: the program as text (standard scratchblocks or the NL2Scratch dialect).
     Arguments: ``corpus`` (JSONL path), ``attempts`` (default 3), ``dialect`` ("nl2scratch" or
-    "standard": how ``(name)`` is read when no variable of that name exists), ``browser``.
+    "standard": how ``(name)`` is read when no variable of that name exists), ``sac_protocol``
+    ("paper", the default: SAC as the published NL2Scratch scorer computes it, or "robust";
+    the program is scored as written, without post-processing), ``browser``.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 1}
@@ -74,6 +76,7 @@ class ProgramEnv(PageEnv):
         dialect: str = "nl2scratch",
         render_mode: str | None = None,
         browser: BrowserSession | None = None,
+        sac_protocol: str = "paper",
     ) -> None:
         if attempts < 1:
             raise ValueError(f"attempts must be >= 1, got {attempts}")
@@ -81,6 +84,9 @@ class ProgramEnv(PageEnv):
             raise ValueError(f"dialect must be 'nl2scratch' or 'standard', got {dialect!r}")
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        if sac_protocol not in PROTOCOLS:
+            raise ValueError(f"sac_protocol must be one of {PROTOCOLS}, got {sac_protocol!r}")
+        self.sac_protocol = get_protocol(sac_protocol, postprocess=False)
         self.corpus = _read_corpus(corpus) if corpus is not None else None
         self.attempts = attempts
         self.dialect = dialect
@@ -221,11 +227,13 @@ class ProgramEnv(PageEnv):
     def _score(self, program: str, project: dict[str, Any]) -> dict[str, Any]:
         assert self.episode is not None
         out: dict[str, Any] = {}
-        nl = sac_nl(program, self.episode.description)
+        protocol = self.sac_protocol
+        nl = protocol.sac_nl(program, self.episode.description)
+        out["sac_protocol"] = protocol.name
         out["sac_nl"] = nl.score
         out["sac_nl_slots"] = {k: v for k, v in nl.slot_scores.items() if v is not None}
         if self.episode.reference is not None:
-            out["sac_ref"] = sac_ref(program, self.episode.reference).score
+            out["sac_ref"] = protocol.sac_ref(program, "\n".join(self.episode.reference)).score
         page = self.page
         vm_blocks = page.call("vm.blocks", {"target": self.episode.target})
         out["program_in_editor"] = render_scripts(vm_blocks, dialect=self.dialect)

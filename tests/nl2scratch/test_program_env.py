@@ -40,8 +40,18 @@ def test_parse_error_comes_back_with_line_and_column_and_the_episode_goes_on(env
     obs, reward, terminated, truncated, info = env.step(PROGRAM)
     assert terminated and info["parsed"] and obs["last_error"] == ""
     assert info["sac_ref"] == 1.0 and info["sac_nl"] == 1.0 and reward == 1.0
+    assert info["sac_protocol"] == "paper"  # the published scorer's SAC by default
     # the program is in the editor's VM, read back from its blocks
     assert info["program_in_editor"].splitlines()[:2] == PROGRAM[:2]
+
+
+def test_sac_protocol_is_checked_at_construction():
+    from scratch_gym.nl2scratch.program_env import ProgramEnv
+
+    assert ProgramEnv().sac_protocol.name == "paper"
+    assert ProgramEnv(sac_protocol="robust").sac_protocol.name == "robust"
+    with pytest.raises(ValueError, match="sac_protocol must be one of"):
+        ProgramEnv(sac_protocol="published")
 
 
 def test_attempts_run_out(env):
