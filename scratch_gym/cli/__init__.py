@@ -15,6 +15,7 @@ SUBCOMMANDS = (
     "envs",
     "run",
     "eval",
+    "demos",
     "tasks",
     "single-drag",
     "nl2scratch",

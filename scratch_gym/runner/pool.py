@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from scratch_gym.runner.jobs import EnvSpec, Job
+from scratch_gym.runner.jobs import Job
 from scratch_gym.runner.status import INFRASTRUCTURE_ERROR
 from scratch_gym.runner.worker import EpisodeWorker, job_record
 
@@ -22,22 +22,32 @@ OnRecord = Callable[[dict[str, Any]], None]
 _STOP = None
 
 
-def run_jobs(jobs: Sequence[Job], env_spec: EnvSpec, workers: int, on_record: OnRecord) -> None:
+def run_jobs(
+    jobs: Sequence[Job],
+    env_spec: Any,
+    workers: int,
+    on_record: OnRecord,
+    worker_factory: Callable[[Any], Any] = EpisodeWorker,
+) -> None:
+    """Run ``jobs`` on ``workers`` workers made by ``worker_factory(env_spec)`` (picklable: a
+    top-level class with ``run(job) -> record`` and ``close()``; default :class:`EpisodeWorker`)."""
     if not jobs:
         return
     if workers <= 1:
-        worker = EpisodeWorker(env_spec)
+        worker = worker_factory(env_spec)
         try:
             for job in jobs:
                 on_record(worker.run(job))
         finally:
             worker.close()
         return
-    _run_processes(list(jobs), env_spec, min(workers, len(jobs)), on_record)
+    _run_processes(list(jobs), env_spec, min(workers, len(jobs)), on_record, worker_factory)
 
 
-def _process_main(wid: int, env_spec: EnvSpec, jobs: Any, results: Any, first: Job | None) -> None:
-    worker = EpisodeWorker(env_spec)
+def _process_main(
+    wid: int, env_spec: Any, jobs: Any, results: Any, first: Job | None, factory: Any
+) -> None:
+    worker = factory(env_spec)
     try:
         job = first if first is not None else jobs.get()
         while job is not _STOP:
@@ -54,8 +64,9 @@ class _Processes:
     the episode it was running is retried once in the replacement, and recorded as an
     infrastructure error if that worker dies too: never as an agent failure, never lost."""
 
-    def __init__(self, env_spec: EnvSpec, job_q: Any, result_q: Any) -> None:
+    def __init__(self, env_spec: Any, job_q: Any, result_q: Any, factory: Any) -> None:
         self.ctx = mp.get_context("spawn")
+        self.factory = factory
         self.env_spec, self.job_q, self.result_q = env_spec, job_q, result_q
         self.procs: dict[int, Any] = {}
         self.running: dict[int, str] = {}  # worker -> key of the job it runs
@@ -66,7 +77,7 @@ class _Processes:
     def start(self, first: Job | None = None) -> None:
         self.started += 1
         wid = self.started
-        args = (wid, self.env_spec, self.job_q, self.result_q, first)
+        args = (wid, self.env_spec, self.job_q, self.result_q, first, self.factory)
         proc = self.ctx.Process(target=_process_main, args=args, daemon=True)
         proc.start()
         self.procs[wid] = proc
@@ -100,7 +111,9 @@ class _Processes:
                 proc.join()
 
 
-def _run_processes(jobs: list[Job], env_spec: EnvSpec, n: int, on_record: OnRecord) -> None:
+def _run_processes(
+    jobs: list[Job], env_spec: Any, n: int, on_record: OnRecord, factory: Any
+) -> None:
     ctx = mp.get_context("spawn")
     job_q, result_q = ctx.Queue(), ctx.Queue()
     for job in jobs:
@@ -114,7 +127,7 @@ def _run_processes(jobs: list[Job], env_spec: EnvSpec, n: int, on_record: OnReco
         pending.discard(item["key"])
         on_record(item)
 
-    pool = _Processes(env_spec, job_q, result_q)
+    pool = _Processes(env_spec, job_q, result_q, factory)
     for _ in range(n):
         pool.start()
     try:
