@@ -24,6 +24,7 @@ from typing import Any
 
 DEFAULT_FIELDS = ("prediction", "candidates", "predicted_pseudocode", "pseudocode")
 PROBLEM_LABELS = {
+    "undecodable_lines": "lines that are not UTF-8",
     "non_json_lines": "lines that are not JSON",
     "non_object_lines": "lines that are not JSON objects",
     "rows_without_key": "rows without a 'key'",
@@ -90,21 +91,35 @@ def _program_text(value: Any) -> str | None:
     return None
 
 
+def _lines(path: str | Path) -> list[tuple[int, str | None]]:
+    """Numbered lines of a file, each decoded as UTF-8 (None when it is not; a BOM is skipped)."""
+    with open(path, "rb") as handle:
+        raw = handle.read().split(b"\n")
+    out: list[tuple[int, str | None]] = []
+    for number, data in enumerate(raw, 1):
+        try:
+            out.append((number, data.decode("utf-8-sig" if number == 1 else "utf-8")))
+        except UnicodeDecodeError:
+            out.append((number, None))
+    return out
+
+
 def read_references(source: str | Path | Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Validated reference rows; raises :class:`ReferenceFileError` naming the bad line."""
     if isinstance(source, (str, Path)):
         rows: list[tuple[int, Any]] = []
-        with open(source, encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    rows.append((number, json.loads(line)))
-                except json.JSONDecodeError as exc:
-                    raise ReferenceFileError(
-                        f"references line {number}: not JSON ({exc.msg}); each line must be an "
-                        "object {key, nl, pseudocode}"
-                    ) from None
+        for number, line in _lines(source):
+            if line is None:
+                raise ReferenceFileError(f"references line {number}: not UTF-8 text")
+            if not line.strip():
+                continue
+            try:
+                rows.append((number, json.loads(line)))
+            except json.JSONDecodeError as exc:
+                raise ReferenceFileError(
+                    f"references line {number}: not JSON ({exc.msg}); each line must be an "
+                    "object {key, nl, pseudocode}"
+                ) from None
     else:
         rows = list(enumerate(source, 1))
     seen: set[str] = set()
@@ -142,19 +157,21 @@ def _read_prediction_rows(
     if not isinstance(source, (str, Path)):
         return list(enumerate(source, 1))
     rows = []
-    with open(source, encoding="utf-8", errors="replace") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                report.add("non_json_lines", f"line {number}")
-                continue
-            if not isinstance(row, dict):
-                report.add("non_object_lines", f"line {number}")
-                continue
-            rows.append((number, row))
+    for number, line in _lines(source):
+        if line is None:
+            report.add("undecodable_lines", f"line {number}")
+            continue
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            report.add("non_json_lines", f"line {number}")
+            continue
+        if not isinstance(row, dict):
+            report.add("non_object_lines", f"line {number}")
+            continue
+        rows.append((number, row))
     return rows
 
 

@@ -103,6 +103,17 @@ def test_missing_files_and_bad_options_exit_with_a_message(tmp_path: Path, capsy
     assert "no.jsonl" in capsys.readouterr().err
     assert run_cli("--references", str(refs), "--predictions", str(refs), "--bootstrap", "-1") == 2
     assert "--bootstrap" in capsys.readouterr().err
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(
+        b'\xef\xbb\xbf{"key": "a", "nl": "x", "pseudocode": "hide"}\n{"key": "b\xe9"}\n'
+    )
+    assert run_cli("--references", str(latin), "--predictions", str(refs)) == 2
+    assert "references line 2: not UTF-8 text" in capsys.readouterr().err
+    assert run_cli("--references", str(refs), "--predictions", str(latin), "--json", "--quiet",
+                   "--bootstrap", "0") == 0  # fmt: skip
+    problems = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["input_problems"]
+    assert problems["undecodable_lines"] == {"count": 1, "examples": ["line 2"]}
+    assert problems["unknown_keys"] == {"count": 1, "examples": ["a"]}  # BOM line read
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n")
     assert run_cli("--references", str(empty), "--predictions", str(refs)) == 2
