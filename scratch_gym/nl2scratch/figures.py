@@ -24,6 +24,7 @@ LENGTH_BINS: tuple[tuple[str, int, int], ...] = (
     (">=31", 31, 10**9),
 )
 LENGTH_METRICS = ("em", "f1", "ps", "sac_nl", "sac_ref")
+METRIC_LABELS = {"em": "EM", "f1": "F1", "ps": "PS", "sac_nl": "SAC_nl", "sac_ref": "SAC_ref"}
 
 
 def _slot_stats(examples: list[ExampleScores], attribute: str, slot: str) -> dict[str, Any]:
@@ -85,7 +86,7 @@ def format_length_table(rows: list[dict[str, Any]]) -> str:
     """Figure 6 as text."""
     out = [
         "metrics by reference length in lines (Figure 6), in %",
-        f"{'lines':<8}{'n':>5}" + "".join(f"{m.upper():>9}" for m in LENGTH_METRICS),
+        f"{'lines':<8}{'n':>5}" + "".join(f"{METRIC_LABELS[m]:>9}" for m in LENGTH_METRICS),
     ]
     for row in rows:
         out.append(
@@ -116,7 +117,7 @@ def plot_figures(result: BenchmarkResult, directory: str | Path) -> list[Path]:
     ax.set_xlabel("mean slot score where comparable (%)")
     ax.set_xlim(0, 100)
     ax.set_title(f"Slot-level alignment ({title})")
-    ax.legend()
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
     fig.tight_layout()
     slot_path = out_dir / "figure4_slot_alignment.png"
     fig.savefig(slot_path, dpi=120)
@@ -127,10 +128,10 @@ def plot_figures(result: BenchmarkResult, directory: str | Path) -> list[Path]:
     labels = [f"{r['bin']}\n(n={r['n']})" for r in rows]
     for metric in LENGTH_METRICS:
         values = [100 * r[metric] if r[metric] is not None else float("nan") for r in rows]
-        ax.plot(labels, values, marker="o", label=metric.upper())
+        ax.plot(labels, values, marker="o", label=METRIC_LABELS[metric])
     ax.set_xlabel("reference program length (lines)")
     ax.set_ylabel("%")
-    ax.set_ylim(0, 100)
+    ax.set_ylim(0, 102)
     ax.set_title(f"Metrics by program length ({title})")
     ax.legend()
     fig.tight_layout()
