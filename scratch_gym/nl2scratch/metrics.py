@@ -1,4 +1,5 @@
-"""Conventional NL2Scratch metrics: exact match, token F1 and parse success.
+"""Conventional NL2Scratch metrics of the *robust* protocol: exact match, token F1 and parse
+success (the ``paper`` protocol's are in :mod:`scratch_gym.nl2scratch.protocols`).
 
 * **Exact match** compares the two programs after whitespace normalisation: blank lines dropped,
   each line stripped and its inner runs of whitespace collapsed (indentation is not compared).

@@ -1,5 +1,7 @@
 """SAC (Semantic Alignment Consistency): slot agreement between a program and a description
-(SAC_nl) or between a program and a reference program (SAC_ref).
+(SAC_nl) or between a program and a reference program (SAC_ref), as the *robust* protocol scores
+it (scratch-gym's own extractors). The published scorer's SAC, the default ``paper`` protocol,
+is :mod:`scratch_gym.nl2scratch.paper_sac`; docs/nl2scratch.md tables the differences.
 
 SAC is the mean of the per-slot scores over the *comparable* slots. Choices:
 
