@@ -94,6 +94,13 @@ class Protocol:
             return paper_parse_success(normalize_text(prediction))
         return robust_metrics.parse_success(prediction)
 
+    def candidate_parses(self, candidate: str) -> bool:
+        """Parse success of a raw candidate, as selection judges it (the paper's generator gives
+        the parser the text as generated, without whitespace normalisation)."""
+        if self.paper:
+            return paper_parse_success(candidate)
+        return robust_metrics.parse_success(candidate)
+
     def sac_nl(self, prediction: str, description: str) -> SacResult:
         if self.paper:
             return paper_sac_nl(prediction, description)

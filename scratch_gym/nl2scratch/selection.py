@@ -51,7 +51,7 @@ def select(
         return 0
     pool = list(range(len(candidates)))
     if strategy.startswith("parse_"):
-        pool = [i for i in pool if protocol.parse_success(candidates[i])] or pool
+        pool = [i for i in pool if protocol.candidate_parses(candidates[i])] or pool
     if strategy.endswith("likelihood"):
         if logprobs is None or len(logprobs) != len(candidates):
             raise SelectionError(

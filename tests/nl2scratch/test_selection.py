@@ -26,6 +26,8 @@ def test_the_five_strategies_pick_as_the_paper_defines() -> None:
     # sac ties between UNPARSABLE and GOOD: the first wins; parse_sac drops UNPARSABLE
     assert pick == {"first": 0, "likelihood": 0, "sac": 1, "parse_likelihood": 0, "parse_sac": 2}
     assert select("parse_likelihood", [UNPARSABLE, GOOD], "", PAPER, [-0.1, -0.5]) == 1
+    # candidates are parsed as generated: a doubled space fails the published line patterns
+    assert select("parse_sac", [GOOD.replace("move (10)", "move  (10)"), GOOD], "", PAPER) == 1
     # none parses: parse_* fall back to the whole set
     assert select("parse_likelihood", ["x", "y"], "", PAPER, [-0.5, -0.1]) == 1
     with pytest.raises(SelectionError, match="log-prob"):
