@@ -86,7 +86,8 @@ class ScratchEnv(PageEnv):
             128x72). An argument the chosen models do not take (``ocr`` on a pixels observation,
             ``obs_size`` on a text one) raises ``TypeError`` naming it.
         render_mode: ``"rgb_array"`` returns the full 720x1280 screenshot.
-        max_steps: step budget per episode (truncation). Default: the task's ``step_budget``,
+        max_steps: step budget per episode (truncation). Default: the task's budget for the
+            action mode (``primitive_step_budget`` in primitive mode if set, else ``step_budget``),
             or 50 without a task; an explicit value overrides the task's budget.
         project: a project (.sb3 or project.json path, or a project dict) to start every episode
             from; ``reset(options={"project": ...})`` overrides it for one episode.
@@ -143,6 +144,7 @@ class ScratchEnv(PageEnv):
         self.max_steps = int(max_steps) if max_steps is not None else None
         self.settle_timeout_ms = int(settle_timeout_ms)
         self.actions: ActionModel = _build(ACTION_MODELS, "action", action)
+        self.action_mode = action
         self.observations: ObservationModel = _build(
             OBSERVATION_MODELS,
             "observation",
@@ -278,10 +280,11 @@ class ScratchEnv(PageEnv):
 
     # -- parts -------------------------------------------------------------------------------------
     def _step_budget(self, task: Task | None) -> int:
-        """The episode's step budget: ``max_steps`` if given, else the task's, else the default."""
+        """The episode's step budget: ``max_steps`` if given, else the task's for this action mode
+        (``Task.budget_for``), else the default."""
         if self.max_steps is not None:
             return self.max_steps
-        return task.step_budget if task is not None else DEFAULT_MAX_STEPS
+        return task.budget_for(self.action_mode) if task is not None else DEFAULT_MAX_STEPS
 
     def _resolve_task(self, task: str | Task | None) -> Task | None:
         if isinstance(task, Task):

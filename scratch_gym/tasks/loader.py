@@ -37,6 +37,7 @@ TOP_FIELDS = {
     "golden",
     "tests",
     "step_budget",
+    "primitive_step_budget",
     "reset_sprites",
     "tags",
     "budget",
@@ -98,6 +99,11 @@ def read_task(path: str | Path) -> Task:
             other=tags.strings("other"),
         ),
         step_budget=f.positive_int("step_budget", DEFAULT_STEP_BUDGET),
+        primitive_step_budget=(
+            f.positive_int("primitive_step_budget", 1)
+            if "primitive_step_budget" in f.data
+            else None
+        ),
         reset_sprites=f.get("reset_sprites", bool, True),
         source=folder,
     )

@@ -9,6 +9,7 @@ A task lives in ``tasks/<category>/<task-id>/task.toml`` with its projects and t
     golden = "golden.toml"
     tests = "tests.py"                    # test_* functions taking `run`, in file order
     step_budget = 50                      # optional (default 50)
+    primitive_step_budget = 120           # optional: primitive mode's (default: step_budget)
     reset_sprites = true                  # optional: tests start sprites where `start` has them
 
     [tags]
@@ -134,6 +135,7 @@ class Task:
     neutral: tuple[NeutralBlock, ...] = ()
     tags: Tags = field(default_factory=Tags)
     step_budget: int = DEFAULT_STEP_BUDGET
+    primitive_step_budget: int | None = None
     reset_sprites: bool = True
     source: Path | None = None
     external: Any = None  # an imported suite (ScratchWorld) instead of `tests`
@@ -141,6 +143,13 @@ class Task:
     @property
     def test_names(self) -> list[str]:
         return [t.name for t in self.tests]
+
+    def budget_for(self, action: str) -> int:
+        """The step budget for an action mode: ``primitive_step_budget`` in primitive mode (when
+        the task sets one), ``step_budget`` otherwise."""
+        if action == "primitive" and self.primitive_step_budget is not None:
+            return self.primitive_step_budget
+        return self.step_budget
 
 
 # -- validation helpers ---------------------------------------------------------------------------

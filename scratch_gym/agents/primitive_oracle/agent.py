@@ -155,12 +155,102 @@ class PrimitiveOracleAgent(Agent):
         yield g.click(g.centre(ok))
 
     def _define_blocks(self, want: list) -> Iterator[Action]:
-        """Make a Block for each golden definition the target lacks (its body is edited later)."""
+        """Make a Block for each golden definition the target lacks (its body is edited later):
+        the dialog's name, inputs (number or text / boolean) and labels in proccode order, "Run
+        without screen refresh", OK; the new definition is then moved to free canvas."""
         assert self.view is not None
         have = {n.options.get("proccode") for s in self.view.scripts() for n in s[:1]}
         for script in want:
             top = script[0]
             if top.opcode != "procedures_definition" or top.options["proccode"] in have:
                 continue
-            raise Unsupported("custom block definitions are not made yet")
-        yield from ()
+            before = set(self.view.vm()["blocks"])
+            yield from g.open_category(self.view, "My Blocks")
+            button = g.find(self.view.elements(), type="flyout_button", text="Make a Block")
+            if button is None:
+                raise OracleError("no Make a Block button")
+            yield g.click(g.centre(button))
+            yield from self._block_dialog(top.options)
+            made = [
+                i
+                for i, b in self.view.vm()["blocks"].items()
+                if i not in before and b["opcode"] == "procedures_definition"
+            ]
+            if len(made) != 1:
+                raise OracleError(f"Make a Block made {len(made)} definitions")
+            yield from self._set_aside(made[0])
+
+    def _block_dialog(self, options: dict[str, Any]) -> Iterator[Action]:
+        assert self.view is not None
+        names = list(options.get("argument_names") or [])
+        parts = _proccode_parts(options["proccode"])
+        first = True
+        for kind, text in parts:
+            if kind == "label" and first:
+                yield g.type_text(text)  # the name field has focus, its text selected
+            else:
+                button = {
+                    "label": "Add a label",
+                    "%s": "Add an input number or text",
+                    "%b": "Add an input boolean",
+                }[kind]
+                el = g.find(self.view.elements(), type="button", text=button)
+                if el is None:
+                    raise OracleError(f"no {button!r} in the Make a Block dialog")
+                yield g.click(g.centre(el))
+                yield g.type_text(text if kind == "label" else names.pop(0))
+            first = False
+        if options.get("warp"):
+            box = next(
+                (
+                    e
+                    for e in self.view.elements()
+                    if e["type"] == "input" and "screen refresh" in e.get("label", "")
+                ),
+                None,
+            )
+            if box is None:
+                raise OracleError("no 'Run without screen refresh' box")
+            yield g.click(g.centre(box))
+        ok = g.find(self.view.elements(), type="button", text="OK")
+        if ok is None:
+            raise OracleError("no OK button in the Make a Block dialog")
+        yield g.click(g.centre(ok))
+
+    def _set_aside(self, block_id: str) -> Iterator[Action]:
+        """Drag a new script that overlaps another onto free canvas."""
+        assert self.view is not None
+        ws = self.view.workspace()
+        me = next(b for b in ws["blocks"] if b["id"] == block_id)
+        others = [b for b in ws["blocks"] if b["id"] != block_id and b["parent"] is None]
+        if not any(_overlap(me, b) for b in others) or me["grab"] is None:
+            return
+        rest = {**ws, "blocks": [b for b in ws["blocks"] if b["id"] != block_id]}
+        spot = g.free_spot(rest)
+        if spot is None:
+            return
+        yield g.drag(
+            me["grab"], (me["grab"][0] + spot[0] - me["x"], me["grab"][1] + spot[1] - me["y"])
+        )
+
+
+def _overlap(a: dict[str, Any], b: dict[str, Any], margin: float = 20.0) -> bool:
+    return not (
+        a["x"] + a["w"] + margin < b["x"]
+        or b["x"] + b["w"] + margin < a["x"]
+        or a["y"] + a["h"] + margin < b["y"]
+        or b["y"] + b["h"] + margin < a["y"]
+    )
+
+
+def _proccode_parts(proccode: str) -> list[tuple[str, str]]:
+    """("label", text) and ("%s" | "%b", "") parts of a proccode, in order."""
+    parts: list[tuple[str, str]] = []
+    for token in proccode.split(" "):
+        if token in ("%s", "%b", "%n"):
+            parts.append(("%b" if token == "%b" else "%s", ""))
+        elif parts and parts[-1][0] == "label":
+            parts[-1] = ("label", parts[-1][1] + " " + token)
+        else:
+            parts.append(("label", token))
+    return parts

@@ -281,27 +281,33 @@ class ScriptEditor:
     # -- values -----------------------------------------------------------------------------------
     def set_input(self, block_id: str, name: str, value: str) -> Iterator[Action]:
         """Type a literal into an input, or pick it in the input's menu."""
-        geo = self.view.block(block_id)
-        inputs = {i["name"]: i for i in (geo or {}).get("inputs", [])}
-        shadow = (inputs.get(name) or {}).get("shadow")
-        if not shadow or not shadow["field"]:
-            raise OracleError(f"input {name} of {block_id} has no editable value")
+
+        def shadow_of(geo: dict[str, Any]) -> dict[str, Any]:
+            inputs = {i["name"]: i for i in geo.get("inputs", [])}
+            shadow = (inputs.get(name) or {}).get("shadow")
+            if not shadow or not shadow["field"]:
+                raise OracleError(f"input {name} of {block_id} has no editable value")
+            return shadow
+
+        point = yield from self._visible(block_id, lambda geo: shadow_of(geo)["center"])
+        shadow = shadow_of(self.view.block(block_id) or {})
         options = self.view.options(shadow["id"], shadow["field"])
-        yield from self._ensure_visible(block_id)
-        shadow = {i["name"]: i for i in self.view.block(block_id)["inputs"]}[name]["shadow"]
-        yield g.click(tuple(shadow["center"]))
+        yield g.click(point)
         if options is not None:
             yield from self._pick(options, value, shadow["opcode"])
         else:
             yield from self._type(value)
 
     def set_field(self, block_id: str, name: str, value: str) -> Iterator[Action]:
+        def field_of(geo: dict[str, Any]) -> Point:
+            field = geo.get("fields", {}).get(name)
+            if not field or not field["center"]:
+                raise OracleError(f"field {name} of {block_id} is not drawn")
+            return field["center"]
+
+        point = yield from self._visible(block_id, field_of)
         options = self.view.options(block_id, name)
-        yield from self._ensure_visible(block_id)
-        field = (self.view.block(block_id) or {}).get("fields", {}).get(name)
-        if not field or not field["center"]:
-            raise OracleError(f"field {name} of {block_id} is not on screen")
-        yield g.click(tuple(field["center"]))
+        yield g.click(point)
         if options is not None:
             yield from self._pick(options, value, name)
         else:
@@ -309,7 +315,7 @@ class ScriptEditor:
 
     def _type(self, value: str) -> Iterator[Action]:
         """The field's editor opened with its text selected: typing replaces it."""
-        yield g.type_text(value)
+        yield g.type_text(value) if value else g.key("Backspace")
         yield g.key("Enter")
 
     def _pick(self, options: list[list[str]], value: str, what: str) -> Iterator[Action]:
@@ -332,20 +338,15 @@ class ScriptEditor:
         ok = g.find(self.view.elements(), type="button", text="OK")
         yield g.click(g.centre(ok)) if ok is not None else g.key("Enter")
 
-    def _ensure_visible(self, block_id: str) -> Iterator[Action]:
+    def _visible(self, block_id: str, point_of: Any) -> Iterator[Action]:
+        """Scroll the code area until ``point_of(block geometry)`` is in view; returns it."""
         for _ in range(g.MAX_SCROLLS):
             ws = self.view.workspace()
-            geo = _geometry(ws, block_id)
-            if g.in_area(ws["area"], (geo["x"] + 10, geo["y"] + 10), 10) and g.in_area(
-                ws["area"],
-                (
-                    min(geo["x"] + geo["w"], ws["area"]["x"] + ws["area"]["w"] - 30),
-                    geo["y"] + min(geo["h"], 40),
-                ),
-                10,
-            ):
-                return
-            yield from self._scroll_to(ws, (geo["x"] + geo["w"] / 2, geo["y"] + 20))
+            point = tuple(point_of(_geometry(ws, block_id)))
+            if g.in_area(ws["area"], point, 30):
+                return point
+            yield from self._scroll_to(ws, point)
+        raise OracleError(f"block {block_id} did not come into view")
 
 
 def _geometry(ws: dict[str, Any], block_id: str) -> dict[str, Any]:

@@ -73,31 +73,50 @@ def category_label(opcode: str) -> str:
 
 
 def open_category(view: EditorView, label: str) -> Iterator[Action]:
-    """Click a palette category (which scrolls the palette to its start)."""
+    """Click a palette category (which scrolls the palette to its start); an extension's category
+    that is not there yet is added first (Add Extension, then its card)."""
     cat = find(view.elements(), type="category", text=label)
     if cat is None:
-        raise OracleError(f"no palette category {label!r} on screen")
+        button = find(view.elements(), type="button", text="Add Extension")
+        if button is None:
+            raise OracleError(f"no palette category {label!r} and no Add Extension button")
+        yield click(centre(button))
+        card = next(
+            (
+                e
+                for e in view.elements()
+                if e["type"] == "button" and e["text"].startswith(label + " ")
+            ),
+            None,
+        )
+        if card is None:
+            raise OracleError(f"no palette category {label!r} and no such extension")
+        yield click(centre(card))  # adding an extension selects its category
+        return
     yield click(centre(cat))
 
 
 def palette_block(view: EditorView, label: str, match: Any) -> Iterator[Action]:
-    """Bring the first palette block for which ``match(geometry)`` holds into view (scrolling the
-    palette, or clicking its category first when scrolling alone does not); returns it."""
-    for attempt in range(MAX_SCROLLS):
+    """Bring the first palette block for which ``match(geometry)`` holds into view (clicking its
+    category when it is far off, then scrolling the palette); returns it."""
+    clicked = False
+    for _ in range(MAX_SCROLLS):
         blocks = [b for b in view.flyout() if match(b)]
         if not blocks:
-            if attempt == 0:
-                yield from open_category(view, label)  # the palette rebuilds some categories
+            if not clicked:  # the palette rebuilds some categories when they are shown
+                clicked = True
+                yield from open_category(view, label)
                 continue
             raise OracleError(f"no block in the {label} palette matches")
         b = blocks[0]
         if b["grab"] is not None and FLYOUT_TOP <= b["y"] and b["y"] + b["h"] <= FLYOUT_BOTTOM:
             return b
         dy = b["y"] - 250.0
-        if attempt == 2 or abs(dy) > 800:  # far off: the category's start is nearer
+        if abs(dy) > 800 and not clicked:  # far off: the category's start is nearer
+            clicked = True
             yield from open_category(view, label)
         else:
-            yield scroll(FLYOUT_POINT, dy)
+            yield scroll(FLYOUT_POINT, max(-4000.0, min(4000.0, dy)))
     raise OracleError(f"a block of the {label} palette did not come into view")
 
 
