@@ -1,16 +1,23 @@
 """Spreading episodes over a Ray cluster: one actor per worker, each owning its environments.
 
-``address`` is what ``ray.init`` takes (``"auto"``, ``"ray://host:10001"``) or ``"local"`` for a
-local instance. Every node needs scratch-gym and its editor installed (``scratch-gym install``).
+``address`` is what ``ray.init`` takes: a cluster's GCS address ``"HOST:6379"`` (from a machine
+that can reach every node, e.g. one of them), ``"ray://HOST:10001"`` (Ray Client, from anywhere),
+``"auto"`` (``$RAY_ADDRESS`` or the cluster this machine is a node of), or ``"local"`` to start a
+Ray instance in this process. Every node needs scratch-gym and its editor installed
+(``scratch-gym install``); actors are spread over the nodes, one CPU each. The user's task folders
+(``$SCRATCH_GYM_TASKS``, ``--tasks-dir``) are passed to the actors and must exist at the same
+paths on every node.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
 from scratch_gym.runner.jobs import EnvSpec, Job
 from scratch_gym.runner.pool import OnRecord
+from scratch_gym.tasks.registry import TASKS_ENV
 
 
 def run_jobs_ray(
@@ -31,7 +38,10 @@ def run_jobs_ray(
             ray.init(include_dashboard=False, log_to_driver=False)
         else:
             ray.init(address=address, log_to_driver=False)
-    Actor = ray.remote(num_cpus=actor_cpus)(_RayWorker)
+    options: dict[str, Any] = {"num_cpus": actor_cpus, "scheduling_strategy": "SPREAD"}
+    if os.environ.get(TASKS_ENV):
+        options["runtime_env"] = {"env_vars": {TASKS_ENV: os.environ[TASKS_ENV]}}
+    Actor = ray.remote(**options)(_RayWorker)
     actors = [Actor.remote(env_spec) for _ in range(max(1, min(workers, len(jobs))))]
     try:
         pending: dict[Any, Any] = {}
