@@ -45,6 +45,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     check = actions.add_parser("check", help="adversarial check of one task")
     check.add_argument("task_id")
+    check.add_argument(
+        "--primitive",
+        action="store_true",
+        help="also run the primitive oracle in the real editor: it must solve the task within "
+        "the step budget, which must be at least 1.25x its steps",
+    )
 
     ev = actions.add_parser("evaluate", help="run a task's tests on a project file")
     ev.add_argument("task_id")
@@ -166,11 +172,23 @@ def _check(args: argparse.Namespace) -> int:
         got = "neutral" if c.result is None else f"psr {c.result.psr:.2f}"
         rows.append(("ok" if c.ok else "FAIL", c.expect, got, c.label))
     print(table(["", "must", "got", "project"], rows))
-    for problem in report.problems():
+    problems = report.problems()
+    payload = report.to_json()
+    if args.primitive:
+        from scratch_gym.runner.solvability import check_oracle
+
+        oracle = check_oracle(task, "primitive")
+        print(
+            f"primitive oracle: {oracle.status} in {oracle.steps} steps "
+            f"(step budget {oracle.budget}, needs at least {oracle.needed_budget})"
+        )
+        problems += oracle.problems()
+        payload = {**payload, "primitive_oracle": oracle.to_json(), "ok": not problems}
+    for problem in problems:
         print(f"problem: {problem}")
     if args.json:
-        print_json_last(report.to_json())
-    return 0 if report.ok else 1
+        print_json_last(payload)
+    return 0 if not problems else 1
 
 
 def _evaluate(args: argparse.Namespace) -> int:
