@@ -6,6 +6,7 @@ scaffold a new task.
     scratch-gym tasks evaluate TASK_ID [PROJECT]   # PROJECT: .sb3/.json/.toml (default: golden)
     scratch-gym tasks new TASK_ID --category C [--dir DIR]   # a task folder to fill in
     scratch-gym tasks --stats [--category C]    # suite statistics from the task files
+    scratch-gym tasks --stats --oracle-results R.jsonl ... [--markdown]   # oracles per category
 
 ``--tasks-dir DIR`` (repeatable) adds the user's own task folder(s) to the shipped suite, as
 ``$SCRATCH_GYM_TASKS`` does. With ``--json`` the last line is one JSON object.
@@ -35,6 +36,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="with --stats: also read the tasks in DIR (repeatable)",
     )
+    p.add_argument(
+        "--oracle-results",
+        nargs="+",
+        metavar="JSONL",
+        help="with --stats: per category, the primitive and composite oracles' success and "
+        "median steps from these eval results files (scratch-gym eval --agent oracle)",
+    )
+    p.add_argument("--markdown", action="store_true", help="with --oracle-results: Markdown")
     actions = p.add_subparsers(dest="tasks_command", metavar="ACTION")
 
     ls = actions.add_parser("list", help="list tasks (filtered)")
@@ -83,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _stats(args: argparse.Namespace) -> int:
+    if args.oracle_results:
+        return _oracle_stats(args)
     from scratch_gym.tasks import list_tasks
     from scratch_gym.tasks.stats import suite_stats
 
@@ -102,6 +113,33 @@ def _stats(args: argparse.Namespace) -> int:
     )
     if args.stats_json:
         print_json_last(summary)
+    return 0
+
+
+def _oracle_stats(args: argparse.Namespace) -> int:
+    from scratch_gym.runner.results import ResultsFile
+    from scratch_gym.tasks.stats import oracle_markdown, oracle_rows, oracle_stats
+
+    missing = [p for p in args.oracle_results if not Path(p).is_file()]
+    if missing:
+        print(f"error: no such results file: {', '.join(missing)}")
+        return 2
+    records = [r for path in args.oracle_results for r in ResultsFile(path).records()]
+    if args.stats_category:
+        records = [r for r in records if r.get("category") == args.stats_category]
+    stats = oracle_stats(records)
+    if not stats:
+        print("error: no primitive or composite episodes in these results files")
+        return 2
+    if args.markdown:
+        print(oracle_markdown(stats))
+    else:
+        print(table(*oracle_rows(stats)))
+        for mode, cats in stats.items():
+            for task, why in sorted(cats["all"]["failures"].items()):
+                print(f"{mode} oracle fails {task}: {why}")
+    if args.stats_json:
+        print_json_last(stats)
     return 0
 
 

@@ -4,6 +4,9 @@ Per task: the non-shadow blocks the golden solution adds or changes relative to 
 project (``blockdiff.changed_units``) and the distinct opcodes of the golden solution (shadow and
 menu opcodes left out). For the suite: tasks per category, distinct opcodes overall and by
 Scratch category, and the mean and maximum number of blocks changed.
+
+From an oracle run's results (``scratch-gym eval --agent oracle``): per category, the primitive
+and composite oracles' success and median steps (:func:`oracle_stats`, the README's table).
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ import io
 import json
 import zipfile
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from statistics import mean
+from statistics import mean, median
 from typing import Any
 
 from scratch_gym.program import catalogue
@@ -113,3 +117,78 @@ def tasks_markdown(tasks: list[Task]) -> str:
             f"| `{r.id}` | {r.category} | {text} | {r.tests} | {r.blocks_changed} | {len(r.opcodes)} |"
         )
     return "\n".join(lines)
+
+
+ORACLE_MODES = ("primitive", "composite")
+
+
+def oracle_stats(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per mode and category (and ``all``), from an oracle run's results records: tasks,
+    successes, success rate, median and maximum steps of the successful episodes, and the tasks
+    that failed with their status. Infrastructure errors are left out (as in the eval tables)."""
+    from scratch_gym.runner.status import SUCCESS, is_counted, status_of
+
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for mode in ORACLE_MODES:
+        mine = [r for r in records if r.get("mode") == mode and is_counted(r)]
+        if not mine:
+            continue
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for r in mine:
+            groups.setdefault(str(r.get("category", "")), []).append(r)
+        groups = {**dict(sorted(groups.items())), "all": mine}
+        out[mode] = {}
+        for category, rs in groups.items():
+            won = [r for r in rs if status_of(r) == SUCCESS]
+            steps = [int(r.get("steps", 0)) for r in won]
+            out[mode][category] = {
+                "episodes": len(rs),
+                "success": len(won),
+                "sr": len(won) / len(rs),
+                "median_steps": median(steps) if steps else None,
+                "max_steps": max(steps, default=None),
+                "failures": {r["task"]: _why(r) for r in rs if status_of(r) != SUCCESS},
+            }
+    return out
+
+
+def oracle_rows(stats: dict[str, dict[str, dict[str, Any]]]) -> tuple[list[str], list[list[Any]]]:
+    """The oracle table: one row per category, success and median steps per mode."""
+    modes = [m for m in ORACLE_MODES if m in stats]
+    categories = list(dict.fromkeys(c for m in modes for c in stats[m] if c != "all")) + ["all"]
+    headers = ["category"]
+    for m in modes:
+        headers += [f"{m} success", f"{m} median steps"]
+    rows = []
+    for c in categories:
+        row: list[Any] = [c]
+        for m in modes:
+            s = stats[m].get(c)
+            if s is None:
+                row += ["-", "-"]
+                continue
+            row.append(f"{s['success']}/{s['episodes']} ({100 * s['sr']:.1f}%)")
+            row.append("-" if s["median_steps"] is None else f"{s['median_steps']:g}")
+        rows.append(row)
+    return headers, rows
+
+
+def oracle_markdown(stats: dict[str, dict[str, dict[str, Any]]]) -> str:
+    """The oracle table as Markdown (for the README), failures listed below it."""
+    headers, rows = oracle_rows(stats)
+    lines = ["| " + " | ".join(headers) + " |", "|" + " --- |" * len(headers)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    for mode, cats in stats.items():
+        for task, why in sorted(cats["all"]["failures"].items()):
+            lines.append(f"- {mode} oracle fails `{task}`: {why}")
+    return "\n".join(lines)
+
+
+def _why(record: dict[str, Any]) -> str:
+    from scratch_gym.runner.status import status_of
+
+    detail = record.get("unsupported") or record.get("ended_by") or record.get("error") or ""
+    if record.get("agent_exception"):
+        detail = str(record["agent_exception"]).splitlines()[0]
+    detail = " ".join(str(detail).split())
+    return f"{status_of(record)}" + (f" ({detail[:160]})" if detail else "")
