@@ -89,7 +89,7 @@ class TaskRegistry:
                         raise TaskError(
                             file,
                             "id",
-                            f"task id {task_id!r} is defined twice: {folders[task_id] / TASK_FILE}"
+                            f"task id {task_id!r} is used twice: {folders[task_id] / TASK_FILE}"
                             f" and {file}; task ids must be unique across categories and task "
                             "folders (rename one task's folder and its id)",
                         )

@@ -80,7 +80,7 @@ def test_cli_tasks_dir_on_list_and_errors(tmp_path, capsys):
     assert "task folder does not exist" in capsys.readouterr().err
     own_copy(tmp_path, task_id="say-hello")
     assert main(["tasks", "list", "--tasks-dir", str(tmp_path)]) == 2
-    assert "defined twice" in capsys.readouterr().err
+    assert "used twice" in capsys.readouterr().err
 
 
 def test_every_task_reading_command_takes_tasks_dir():
