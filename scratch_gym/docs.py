@@ -1,8 +1,9 @@
 """Generate the docs' reference sections from the package's single sources of truth.
 
 ``python -m scratch_gym.docs`` rewrites every ``<!-- BEGIN GENERATED: name -->`` ...
-``<!-- END GENERATED: name -->`` section of README.md and writes ``docs/tasks.md`` (the task
-table, from the task files); ``--check`` fails when one is stale (a test runs it).
+``<!-- END GENERATED: name -->`` section of README.md and of docs/write-your-own-task.md (the test
+API reference, from its docstrings) and writes ``docs/tasks.md`` (the task table, from the task
+files); ``--check`` fails when one is stale (a test runs it).
 """
 
 from __future__ import annotations
@@ -24,10 +25,10 @@ def env_ids_markdown() -> str:
 
 
 def tasks_table_markdown() -> str:
-    from scratch_gym.tasks import list_tasks
+    from scratch_gym.tasks import TaskRegistry
     from scratch_gym.tasks.stats import tasks_markdown
 
-    return tasks_markdown(list_tasks())
+    return tasks_markdown(TaskRegistry().list())  # the shipped suite only, not $SCRATCH_GYM_TASKS
 
 
 EXAMPLE_TASKS = ("say-hello", "fix-bounce", "add-jump", "sum-to-n")
@@ -53,12 +54,20 @@ def composite_markdown() -> str:
     return composite_actions_markdown()
 
 
+def api_reference_markdown() -> str:
+    from scratch_gym.tasks.api_docs import api_reference_markdown as reference
+
+    return reference()
+
+
 SECTIONS: dict[str, Callable[[], str]] = {
     "env-ids": env_ids_markdown,
     "primitive-actions": actions_markdown,
     "composite-actions": composite_markdown,
     "task-examples": task_examples_markdown,
+    "test-api": api_reference_markdown,
 }
+GUIDES = ("write-your-own-task.md",)  # docs/ pages with generated sections
 TASKS_DOC_HEADER = (
     "# Task suite\n\nGenerated from the task files by `python -m scratch_gym.docs`.\n\n"
 )
@@ -92,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         path: render(path.read_text()),
         tasks_doc: TASKS_DOC_HEADER + tasks_table_markdown() + "\n",
     }
+    for guide in GUIDES:
+        wanted[path.parent / "docs" / guide] = render((path.parent / "docs" / guide).read_text())
     stale = [p for p, text in wanted.items() if not p.is_file() or p.read_text() != text]
     if args.check:
         for p in stale:

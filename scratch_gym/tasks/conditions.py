@@ -76,12 +76,15 @@ class Query:
         return self._cmp("any_contains", text)
 
     def one_of(self, values: list[Any]) -> Cond:
+        """Equal (Scratch equality) to one of ``values``."""
         return self._cmp("in", list(values))
 
     def truthy(self) -> Cond:
+        """True as Scratch reads it (not empty, ``false`` or ``0``)."""
         return self._cmp("truthy", None)
 
     def falsy(self) -> Cond:
+        """Not :meth:`truthy`."""
         return self._cmp("falsy", None)
 
 
@@ -128,15 +131,18 @@ def List(name: str, sprite: str | None = None) -> Query:  # noqa: N802
 
 
 def ListLength(name: str, sprite: str | None = None) -> Query:  # noqa: N802
+    """How many items a list has."""
     return Query({"kind": "list_length", "name": name, "sprite": sprite}, f"length of list {name}")
 
 
 def Said(sprite: str | None = None) -> Query:  # noqa: N802
-    """Every text said or thought since the test began (by ``sprite``, or by anyone)."""
+    """Every text said or thought since the test began (by ``sprite``, or by anyone), as a list:
+    ``Said("Cat").contains("Hi")``, ``Said("Cat") == ["Hi", "Bye"]`` (item by item)."""
     return Query({"kind": "said", "sprite": sprite}, f"said by {sprite or 'anyone'}")
 
 
 def Backdrop() -> Query:  # noqa: N802
+    """The stage's backdrop name."""
     return Query({"kind": "backdrop"}, "backdrop")
 
 

@@ -199,6 +199,7 @@ class Run:
         return self._queue("key", key=_dom_key(key), down=True)
 
     def key_up(self, key: str) -> Run:
+        """Release a held key."""
         return self._queue("key", key=_dom_key(key), down=False)
 
     def press(self, key: str, frames: int = 2) -> Run:
@@ -218,6 +219,7 @@ class Run:
         return self._queue("mouse", down=True)
 
     def mouse_up(self) -> Run:
+        """Release the mouse button."""
         return self._queue("mouse", down=False)
 
     def answer(self, *texts: Any) -> Run:
@@ -231,9 +233,11 @@ class Run:
         return self._queue("broadcast", name=message)
 
     def set_variable(self, name: str, value: Any, sprite: str | None = None) -> Run:
+        """Set a variable (the sprite's own, else the stage's) as if a script had."""
         return self._queue("set_variable", name=name, value=value, sprite=sprite)
 
     def set_list(self, name: str, items: list[Any], sprite: str | None = None) -> Run:
+        """Replace a list's items as if a script had."""
         return self._queue("set_variable", name=name, value=list(items), sprite=sprite, list=True)
 
     def expect(self, cond: Cond, message: str = "") -> Run:
@@ -271,7 +275,7 @@ class Run:
         return int(result["frames"])
 
     def sync(self) -> list[Any]:
-        """Send queued operations; returns their values (one per operation)."""
+        """Send queued operations now (reads do it themselves); returns their values."""
         if not self._ops and self._begin is None and self._snapshot is not None:
             return []
         ops, self._ops = self._ops, []
@@ -319,6 +323,7 @@ class Run:
         return self._lookup(name, sprite, "variables")
 
     def list(self, name: str, sprite: str | None = None) -> list[Any]:
+        """A list's items (the sprite's own list, else the stage's)."""
         return self._lookup(name, sprite, "lists")
 
     def _lookup(self, name: str, sprite: str | None, kind: str) -> Any:
@@ -357,10 +362,12 @@ class Run:
 
     @property
     def backdrop(self) -> str:
+        """The stage's backdrop name."""
         return self.snapshot.data["stage"]["backdrop"]
 
     @property
     def timer(self) -> float:
+        """Scratch's ``timer`` reporter, in seconds of virtual time."""
         return self.snapshot.data["timer"]
 
     @property
@@ -370,10 +377,12 @@ class Run:
 
     @property
     def threads(self) -> int:
+        """How many scripts are running."""
         return self.snapshot.data["threads"]
 
     @property
     def frame(self) -> int:
+        """Frames run since the test began (30 per second of virtual time)."""
         return self.snapshot.frame
 
     @property
