@@ -218,9 +218,10 @@ class ScriptEditor:
         return not b.get("parent")
 
     def _unwrap(self, made: str, after: str | None, before: dict) -> Iterator[Action]:
-        """A C-block dropped into a stack wraps the blocks below it: move them back under it."""
+        """An empty C-block dropped into a stack may wrap the blocks below it: move them back
+        under it (a new block's mouths start empty; the plan fills them)."""
         b = self.view.vm()["blocks"]
-        if after is None or b[made].get("next"):
+        if b[made].get("next"):
             return
         for name in ("SUBSTACK", "SUBSTACK2"):
             inner = ((b[made].get("inputs") or {}).get(name) or {}).get("block")
@@ -291,6 +292,9 @@ class ScriptEditor:
 
         point = yield from self._visible(block_id, lambda geo: shadow_of(geo)["center"])
         shadow = shadow_of(self.view.block(block_id) or {})
+        if shadow["opcode"] == "colour_picker":
+            yield from self._pick_colour(point, value)
+            return
         options = self.view.options(shadow["id"], shadow["field"])
         yield g.click(point)
         if options is not None:
@@ -331,6 +335,25 @@ class ScriptEditor:
             return
         yield g.key("Escape")
         raise OracleError(f"{value!r} is not an option of {what}")
+
+    def _pick_colour(self, field: Point, value: str) -> Iterator[Action]:
+        """Set a colour with the picker's eyedropper on a stage pixel of that colour."""
+        stage = g.find(self.view.elements(), type="stage")
+        if stage is None:
+            raise OracleError("the stage is not on screen to pick a colour from")
+        spot = g.colour_spot(self.view.screenshot(), stage, value)
+        if spot is None:
+            raise OracleError(f"no pixel of colour {value} on the stage to pick it from")
+        yield g.click(field)
+        dropper = [
+            e
+            for e in self.view.elements()
+            if e["type"] == "button" and e["group"] == 8 and not e["text"]
+        ]
+        if not dropper:
+            raise OracleError("the colour picker has no eyedropper")
+        yield g.click(g.centre(dropper[-1]))
+        yield g.click(spot)
 
     def _dialog_name(self, value: str) -> Iterator[Action]:
         """Type a name into the open prompt and confirm it."""

@@ -150,6 +150,28 @@ def free_spot(ws: dict[str, Any], size: Point = (230.0, 160.0)) -> Point | None:
     return None
 
 
+def colour_spot(image: Any, stage: dict[str, Any], colour: str) -> Point | None:
+    """A screen point inside the stage where a 5x5 patch has exactly ``colour`` (#rrggbb), the
+    one nearest the middle of all such points; None if there is none."""
+    import numpy as np
+
+    rgb = np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)])
+    x0, y0 = int(stage["x"]), int(stage["y"])
+    region = np.asarray(image)[y0 : y0 + int(stage["h"]), x0 : x0 + int(stage["w"]), :3]
+    same = (np.abs(region.astype(int) - rgb).sum(axis=2) == 0).astype(np.int32)
+    if not same.any():
+        return None
+    c = same.cumsum(0).cumsum(1)
+    c = np.pad(c, ((1, 0), (1, 0)))
+    full = c[5:, 5:] - c[:-5, 5:] - c[5:, :-5] + c[:-5, :-5] == 25
+    ys, xs = np.nonzero(full)
+    if len(ys) == 0:
+        return None
+    cy, cx = ys.mean(), xs.mean()
+    k = int(np.argmin((ys - cy) ** 2 + (xs - cx) ** 2))
+    return (float(x0 + xs[k] + 2.5), float(y0 + ys[k] + 2.5))
+
+
 def menu_pick(view: EditorView, labels: list[str]) -> Iterator[Action]:
     """Click the first open-menu item whose text is in ``labels`` (scrolling the menu if needed);
     returns the label clicked."""

@@ -56,5 +56,9 @@ class EditorView:
     def node(self, block_id: str) -> Node:
         return TreeReader(self.vm()["blocks"], vm=True).node(block_id)
 
+    def screenshot(self) -> Any:
+        """The screen as the agent's observation shows it (H x W x 3 uint8)."""
+        return self.page.screenshot()
+
     def project(self) -> dict[str, Any]:
         return self.page.project_json()

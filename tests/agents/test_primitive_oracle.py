@@ -1,0 +1,48 @@
+"""The primitive oracle solves tasks with mouse and keyboard only, one task per feature: C-blocks,
+reporters nested in inputs, a new broadcast message, switching sprites (traffic-light); a custom
+block with inputs made in Make a Block, its argument reporters (power); the stage's scripts
+(day-and-night); a debug edit of a field (fix-countdown). Each action goes through ``env.step``;
+the repair it relies on (Ctrl+Z undoes a drag) is checked on its own."""
+
+from __future__ import annotations
+
+import pytest
+
+from scratch_gym.agents.factory import make_agent
+from scratch_gym.agents.primitive_oracle import gestures as g
+from scratch_gym.agents.primitive_oracle.view import EditorView
+from scratch_gym.runner.episode import run_episode
+from scratch_gym.tasks import load_task
+
+PRIMITIVE = {"click", "double_click", "drag", "type", "key", "hotkey", "scroll", "done"}
+
+
+@pytest.mark.parametrize("task_id", ["traffic-light", "power", "day-and-night", "fix-countdown"])
+def test_primitive_oracle_solves_the_task(primitive_env, task_id):
+    agent = make_agent("oracle", mode="primitive")
+    actions: list[str] = []
+    outcome = run_episode(
+        primitive_env,
+        agent,
+        load_task(task_id),
+        on_step=lambda i, action, r, info: actions.append(action["action_type"]),
+    )
+    assert outcome["status"] == "success" and outcome["psr"] == 1.0, outcome
+    assert outcome["action_errors"] == 0
+    assert set(actions) <= PRIMITIVE and actions[-1] == "done"
+    assert agent.info.get("differs_from_golden") is None
+
+
+def test_ctrl_z_undoes_a_drag_from_the_palette(primitive_env):
+    """The oracle's repair of a drag that snapped elsewhere: Ctrl+Z takes the block away again."""
+    primitive_env.reset(options={"task": "say-hello"})
+    view = EditorView(primitive_env)
+    before = set(view.vm()["blocks"])
+    source = next(b for b in view.flyout() if b["opcode"] == "motion_movesteps")
+    primitive_env.step(g.drag(source["grab"], (500.0, 500.0)))
+    made = set(view.vm()["blocks"]) - before
+    assert [
+        view.vm()["blocks"][i]["opcode"] for i in made if not view.vm()["blocks"][i]["shadow"]
+    ] == ["motion_movesteps"]
+    primitive_env.step(g.hotkey("Control+z"))
+    assert set(view.vm()["blocks"]) == before
