@@ -107,3 +107,15 @@ def test_run_exits_with_the_episodes_status(capsys):
     unreachable = ["--base-url", "http://127.0.0.1:9/v1", "--max-retries", "0"]
     assert main(["run", "--task", TASK, "--agent", "llm", *unreachable]) == 4
     assert "status: infrastructure_error" in capsys.readouterr().out
+
+
+def test_readme_and_help_document_every_exit_code():
+    from pathlib import Path
+
+    from scratch_gym.runner.status import exit_codes_help
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    help_text = exit_codes_help()
+    for status, code in EXIT_CODES.items():
+        assert f"| {code} | `{status}` |" in readme
+        assert f"  {code}  {status}: " in help_text
