@@ -11,6 +11,12 @@ if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
+if ! command -v ip >/dev/null 2>&1; then
+  echo "== installing Debian iproute2 (the tests' loopback-only network namespace)"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq iproute2 >/dev/null
+fi
 if ! command -v npm >/dev/null 2>&1; then
   echo "== installing Debian npm (to fetch the pinned editor)"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
