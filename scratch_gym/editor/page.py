@@ -28,6 +28,21 @@ LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
 LOCAL_SCHEMES = frozenset({"data", "blob", "about"})
 
 
+# A bridge call that the watchdog can end (``call_within``): it resolves with the call's result, or
+# with a timeout result when ``_ABORT_CALLS`` runs (after the page's stuck JavaScript was stopped).
+_ABORTABLE_CALL = """([name, args]) => new Promise(resolve => {
+  const aborts = window.__scratchGymAborts || (window.__scratchGymAborts = new Set());
+  const abort = () => resolve({ok: false, kind: 'timeout', error: 'stopped by the watchdog'});
+  aborts.add(abort);
+  ScratchGym.call(name, args).then(r => { aborts.delete(abort); resolve(r); });
+})"""
+_ABORT_CALLS = """(() => {
+  const aborts = window.__scratchGymAborts;
+  if (aborts) { for (const abort of Array.from(aborts)) abort(); aborts.clear(); }
+  return true;
+})()"""
+
+
 class BridgeError(RuntimeError):
     """A bridge function failed in the page; ``kind`` names the failure."""
 
@@ -35,6 +50,15 @@ class BridgeError(RuntimeError):
         super().__init__(message)
         self.kind = kind
         self.details = details
+
+
+class CallTimeout(BridgeError):
+    """A bridge call ran past its time limit and was stopped (``EditorPage.call_within``)."""
+
+    def __init__(self, name: str, timeout_s: float) -> None:
+        super().__init__("timeout", f"bridge call {name} did not finish within {timeout_s:g} s")
+        self.name = name
+        self.timeout_s = timeout_s
 
 
 class PageDeadError(RuntimeError):
@@ -197,6 +221,38 @@ class EditorPage:
             raise BridgeError(result["kind"], result["error"], result.get("details"))
         return result["value"]
 
+    def call_within(self, name: str, args: dict[str, Any] | None, timeout_s: float) -> Any:
+        """Like :meth:`call`, but a call still running after ``timeout_s`` is stopped.
+
+        The page's JavaScript is terminated where it is (even inside a synchronous loop that never
+        yields) and :class:`CallTimeout` is raised; the page itself stays usable, but state the
+        stopped call was changing is left half-done, so the caller repairs it (``eval.recover``).
+        The timer runs on Playwright's event loop, outside the busy page.
+        """
+        page = self.page
+        cdp = self._cdp
+        if cdp is None:
+            raise PageDeadError("the editor page has no DevTools session to stop its JavaScript")
+        loop = page._loop  # Playwright's event loop: it runs while the call below waits
+        fired: list[bool] = []
+
+        def fire() -> None:
+            fired.append(True)
+            loop.create_task(_stop_javascript(cdp))
+
+        timer = loop.call_later(max(0.001, timeout_s), fire)
+        try:
+            result = page.evaluate(_ABORTABLE_CALL, [name, args or {}])
+        except PlaywrightError as exc:
+            raise PageDeadError(f"bridge call {name} failed: {exc}") from exc
+        finally:
+            timer.cancel()
+        if fired:
+            raise CallTimeout(name, timeout_s)
+        if not result["ok"]:
+            raise BridgeError(result["kind"], result["error"], result.get("details"))
+        return result["value"]
+
     # -- project --------------------------------------------------------------------------------
     def load_project(self, project: dict | str | bytes) -> dict:
         """Load a project (project.json as dict/str, or .sb3 bytes) into the editor's VM."""
@@ -285,6 +341,26 @@ class EditorPage:
 
     def press(self, key: str) -> None:
         self._input(lambda p: p.keyboard.press(key))
+
+
+async def _stop_javascript(cdp: CDPSession) -> None:
+    """Stop the JavaScript running in the page now (DevTools interrupts a busy page), then end
+    the pending bridge calls. A stop request that arrives when nothing runs stops the next piece
+    of JavaScript instead, possibly the ending itself: that is then sent again."""
+    session = cdp._impl_obj  # the async session: this runs on Playwright's loop, mid-call
+    try:
+        await session.send("Runtime.terminateExecution", None, None)
+    except Exception:  # noqa: BLE001 - the page may be gone; the call then fails by itself
+        return
+    for _ in range(2):
+        try:
+            reply = await session.send(
+                "Runtime.evaluate", {"expression": _ABORT_CALLS, "returnByValue": True}, None
+            )
+        except Exception:  # noqa: BLE001
+            return
+        if not reply.get("exceptionDetails"):
+            return
 
 
 def _is_local(url: str) -> bool:

@@ -21,6 +21,7 @@ from scratch_gym.tasks.declarative import StepError, run_steps
 from scratch_gym.tasks.projects import ProjectData, resolve, start_state
 from scratch_gym.tasks.run import FPS, Run, TestFailure
 from scratch_gym.tasks.schema import Task, TestSpec
+from scratch_gym.tasks.watchdog import Watchdog
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,8 @@ class Evaluator:
 
     def _run_test(self, spec: TestSpec) -> TestResult:
         seed = zlib.crc32(f"{self.task.id}/{spec.name}".encode())
-        run = Run(self.page, budget=spec.budget, seed=seed, start_state=self.start_state)
+        guarded = Watchdog(self.page, spec.budget.wall_s)  # ends even a call that never returns
+        run = Run(guarded, budget=spec.budget, seed=seed, start_state=self.start_state)  # type: ignore[arg-type]
         started = time.perf_counter()
         message = ""
         try:

@@ -167,7 +167,8 @@ def test_a_frame_that_never_ends_is_cut_at_the_wall_budget(page):
         page, code_task(test_endless_frame, test_next_test_runs, wall_s=1.0)
     ).evaluate(data)
     endless, after = result.tests
-    assert not endless.passed and "inside frame 1, which never finished" in endless.message, endless
+    # cut in the page between two clock reads, or by the watchdog when one step outlasts the rest
+    assert not endless.passed and "did not finish within 1.0 s" in endless.message, endless
     assert after.passed, after
 
 

@@ -21,6 +21,10 @@
 
   const E = {vm: null, project: null, fingerprint: null, test: null, busy: false, baseline: null};
   SG.evaluation = E;
+  // The page's own clock, timers and random generator as the bridge found them: eval.recover puts
+  // them back after a call was stopped midway (a stopped script runs no `finally`).
+  E.realTime = {now: Date.now, setTimeout: window.setTimeout, clearTimeout: window.clearTimeout,
+    random: Math.random, hasOwnProperty: Object.prototype.hasOwnProperty};
 
   // -- the evaluation VM ------------------------------------------------------------------------
   function constructCapturingServices (editor) {
@@ -69,6 +73,22 @@
     while (!vm.renderer._allSkins.every(ready) && performance.now() < deadline) await macrotask();
   }
 
+  // The evaluation stage is never shown, but it must measure like the editor's: the renderer turns
+  // mouse positions into stage points through the canvas's client (CSS) size (touching
+  // mouse-pointer, the sprite under a click), and scripts read the canvas size as the stage's
+  // edges. A detached canvas reports a client size of 0, which made those conversions infinite:
+  // `touching mouse-pointer` after a mouse move then scanned unbounded bounds and never returned,
+  // and a mouse down picked no sprite. Here the canvas reports the size it would be shown at.
+  const STAGE_SIZE = [480, 360]; // the editor's stage at its normal ("large") size
+
+  function setStageSize (renderer, [width, height]) {
+    const canvas = renderer.canvas;
+    if (canvas.width !== width) canvas.width = width;
+    if (canvas.height !== height) canvas.height = height;
+    Object.defineProperty(canvas, 'clientWidth', {value: width, configurable: true});
+    Object.defineProperty(canvas, 'clientHeight', {value: height, configurable: true});
+  }
+
   function evaluationVM () {
     if (E.vm) return E.vm;
     const editor = SG.vm;
@@ -76,9 +96,8 @@
     useServices(editor);
     vm.extensionManager.nextExtensionWorker = 1000; // service names must not collide with the editor's
     const canvas = document.createElement('canvas');
-    canvas.width = 480;
-    canvas.height = 360;
     const renderer = new editor.renderer.constructor(canvas, -240, 240, -180, 180);
+    setStageSize(renderer, STAGE_SIZE);
     // Nobody sees this canvas: skip the per-frame draw. Draws to a canvas that is never presented
     // pile up in the GPU process (over a gigabyte after a few thousand tests) until a readback
     // such as `touching color` has to work through them all. Touching, bounds and pen do not
@@ -417,9 +436,12 @@
         `(${(T.maxFrames / 30).toFixed(1)} s of virtual time)${waitingNote(T)}`);
     }
     if (performance.now() > T.deadline) {
-      SG.fail('wall_budget', `the test ran past its wall-clock budget of ${(T.wallMs / 1000).toFixed(1)} s ` +
-        `at frame ${T.frame}${waitingNote(T)}`);
+      SG.fail('wall_budget', `${didNotFinish(T)}: stopped at frame ${T.frame}${waitingNote(T)}`);
     }
+  }
+
+  function didNotFinish (T) {
+    return `the test did not finish within ${(T.wallMs / 1000).toFixed(1)} s (its wall-clock budget)`;
   }
 
   function waitingNote (T) {
@@ -472,8 +494,8 @@
     });
     if (error instanceof WallDeadline) {
       E.baseline = null; // the step was cut midway: the next test loads a fresh copy
-      SG.fail('wall_budget', `the test ran past its wall-clock budget of ${(T.wallMs / 1000).toFixed(1)} s ` +
-        `inside frame ${T.frame}, which never finished${waitingNote(T)}`);
+      SG.fail('wall_budget', `${didNotFinish(T)}: stopped inside frame ${T.frame}, which never finished` +
+        waitingNote(T));
     }
     if (error) {
       throw new ProgramError('program_error',
@@ -720,6 +742,11 @@
       return null;
     }
     case 'mouse': {
+      for (const k of ['x', 'y']) {
+        if (op[k] !== undefined && !Number.isFinite(op[k])) {
+          SG.fail('bad_op', `mouse ${k} must be a finite number of stage pixels, not ${String(op[k])}`);
+        }
+      }
       const data = clientXY(op.x === undefined ? rt.ioDevices.mouse.getScratchX() : op.x,
         op.y === undefined ? rt.ioDevices.mouse.getScratchY() : op.y);
       if (op.down !== undefined) data.isDown = Boolean(op.down);
@@ -768,10 +795,11 @@
   // operations' values and a snapshot of the evaluation VM; failures raise with kind
   // expectation, frame_budget, wall_budget, program_error or a lookup error (details: snapshot).
   SG.register('eval.run', args => exclusive(async () => {
+    const called = performance.now(); // the time left (wall_ms) counts from here, loading included
     if (args.begin) await beginTest(args.begin);
     const T = E.test;
     if (!T) SG.fail('no_test', 'no test is running: pass begin');
-    if (args.wall_ms) T.deadline = Math.min(T.deadline, performance.now() + args.wall_ms);
+    if (args.wall_ms) T.deadline = Math.min(T.deadline, called + args.wall_ms);
     const values = [];
     try {
       for (const op of args.ops || []) values.push(await runOp(T, op));
@@ -789,53 +817,34 @@
 
   SG.register('eval.end', () => { endTest(); return null; });
 
-  // -- ScratchWorld scripts, in real time -------------------------------------------------------
-  function loadCommonJS (text, what) {
-    // The user's own ScratchWorld checkout is trusted code: evaluate it as a CommonJS module.
-    const module = {exports: {}};
-    try {
-      const factory = new Function('module', 'exports', text); // eslint-disable-line no-new-func
-      factory(module, module.exports);
-    } catch (e) {
-      SG.fail('script_error', `${what} could not be loaded: ${e && e.message ? e.message : e}`);
-    }
-    return module.exports;
-  }
-
-  // Run a ScratchWorld evaluation script against a fresh copy of the prepared project, in real
-  // time (its own timers), and return its result object.
-  SG.register('eval.scratchworld', args => exclusive(async () => {
-    if (E.project === null) SG.fail('not_prepared', 'eval.prepare must be called first');
-    const vm = evaluationVM();
-    endTest();
-    const rt = vm.runtime;
+  // After the watchdog stopped a call that never returned (a program looping inside one frame):
+  // put the page's clock and timers back, drop the evaluation VM (it was stopped mid-step; the
+  // next test builds a fresh one and loads the prepared project again) and free the evaluation.
+  // The editor's VM was never touched.
+  SG.register('eval.recover', () => {
+    const R = E.realTime;
+    Date.now = R.now;
+    window.setTimeout = R.setTimeout;
+    window.clearTimeout = R.clearTimeout;
+    Math.random = R.random;
+    Object.prototype.hasOwnProperty = R.hasOwnProperty; // eslint-disable-line no-extend-native
+    waiting.length = 0;
+    const old = E.vm;
+    E.vm = null;
+    E.test = null;
     E.baseline = null;
-    await loadCopy(vm);
-    useRealTime(rt);
-    resetDevices(rt);
-    rt.stopAll();
-    const previousUtils = window.EvaluationUtils;
-    if (args.utils) window.EvaluationUtils = loadCommonJS(args.utils, 'evaluation_utils.js');
-    const fn = loadCommonJS(args.script, `${args.function}.js`);
-    if (typeof fn !== 'function') SG.fail('script_error', `${args.function}.js does not export a function`);
-    const cleanup = () => { try { vm.stopAll(); } catch (e) { /* ignore */ } };
-    const timeoutMs = args.timeout_ms || 120000;
-    let timer = null;
-    const started = performance.now();
-    try {
-      const outcome = await Promise.race([
-        Promise.resolve().then(() => fn(vm, args.config || {}, cleanup)).then(
-          value => ({ok: true, value}),
-          e => ({ok: false, error: String(e && e.message ? e.message : e)})),
-        new Promise(resolve => { timer = setTimeout(() => resolve({ok: false, error: `timed out after ${timeoutMs / 1000} s`}), timeoutMs); })
-      ]);
-      outcome.wall_ms = performance.now() - started;
-      return JSON.parse(JSON.stringify(outcome));
-    } finally {
-      clearTimeout(timer);
-      vm.quit();
-      cleanup();
-      if (args.utils) window.EvaluationUtils = previousUtils;
+    E.busy = false;
+    useServices(SG.vm);
+    if (E.onRecover) E.onRecover();
+    if (old) {
+      try { old.quit(); } catch (e) { /* already broken */ }
+      const lose = old.renderer && old.renderer.gl && old.renderer.gl.getExtension('WEBGL_lose_context');
+      if (lose) lose.loseContext(); // the page has a limited number of WebGL contexts
     }
-  }));
+    return {recovered: Boolean(old)};
+  });
+
+  // -- for bridge/scratchworld.js (ScratchWorld's own scripts on the evaluation VM) ----------------
+  E.internal = {evaluationVM, loadCopy, endTest, exclusive, macrotask, withVirtualTime, useRealTime,
+    resetDevices, setStageSize, mulberry32, WallDeadline, STAGE_SIZE, FRAME_MS, TICK_MS, TIMER_ID_BASE};
 }());
