@@ -6,6 +6,17 @@ tests. Speedup = virtual seconds / wall seconds (median over repeats); real time
 Prints a table; the last line is one JSON object with ``speedup_vs_realtime_median`` and ``tasks``.
 
     python benchmarks/evaluation_speed.py [--repeats 3] [--category compute]
+
+With ``--scratchworld PATH`` it scores every task of a ScratchWorld checkout with the checkout's own
+evaluation scripts instead: each task's golden project and starting project, once in real time (as
+the original service runs them) and once in virtual time, and compares the verdicts. The last line
+is one JSON object with ``scratchworld_tasks``, ``verdicts_identical`` (tasks whose golden and
+starting verdicts agree in both modes), ``speedup_vs_realtime`` (real-time wall / virtual-time wall
+over all tasks), golden passes and starting failures per mode. The real-time pass takes about an
+hour; ``--save-realtime FILE`` keeps its results, ``--realtime-from FILE`` reuses them.
+
+    python benchmarks/evaluation_speed.py --scratchworld /path/to/ScratchWorld \
+        [--save-realtime real.json | --realtime-from real.json] [--only NAME ...]
 """
 
 from __future__ import annotations
@@ -47,7 +58,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--category")
+    parser.add_argument("--scratchworld", metavar="PATH", help="a ScratchWorld checkout to score")
+    parser.add_argument("--save-realtime", metavar="FILE", help="write the real-time results")
+    parser.add_argument("--realtime-from", metavar="FILE", help="reuse saved real-time results")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="only these ScratchWorld tasks")
     args = parser.parse_args(argv)
+    if args.scratchworld:
+        from scratchworld_speed import scratchworld_main
+
+        return scratchworld_main(args)
     tasks = [t for t in list_tasks(args.category) if t.golden is not None]
     page = EditorPage().open()
     page.settle(stop_vm=True)  # the editor idle between actions, as the environment leaves it
