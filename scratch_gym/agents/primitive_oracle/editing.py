@@ -121,10 +121,15 @@ class ScriptEditor:
         self, node: Node, after: str | None, parent: str | None, slot: str | None = None
     ) -> Iterator[Action]:
         """Drag a new ``node`` block onto the canvas: under ``after``, into ``parent``'s ``slot``,
-        or (neither) onto free canvas. Returns the new block's id."""
-        for _ in range(DRAG_TRIES):
+        or (neither) onto free canvas. Returns the new block's id. A drop that lands elsewhere is
+        taken back; the next tries go in two moves (onto free canvas, then into place)."""
+        for attempt in range(DRAG_TRIES):
+            two_moves = attempt > 0 and (after is not None or parent is not None)
             source = yield from self._source(node)
-            target = yield from self._target(after, parent, slot, source)
+            if two_moves:
+                target = yield from self._target(None, None, None, source)
+            else:
+                target = yield from self._target(after, parent, slot, source)
             before = set(self.view.vm()["blocks"])
             hold = source["previous"] or source["output"] or [source["x"], source["y"]]
             grab = source["grab"]
@@ -136,14 +141,29 @@ class ScriptEditor:
                 for i, b in blocks.items()
                 if i not in before and b["opcode"] == node.opcode and not b.get("shadow")
             ]
+            if two_moves and len(made) == 1 and not blocks[made[0]].get("parent"):
+                handle = "previous" if source["previous"] else "output"
+                point = yield from self._target(after, parent, slot, source)
+                yield from self._move(made[0], point, handle)
+                blocks = self.view.vm()["blocks"]
             if len(made) == 1 and self._placed(blocks, made[0], after, parent, slot):
                 yield from self._unwrap(made[0], after, blocks)
                 return made[0]
-            if made:
-                yield g.hotkey("Control+z")
-                if set(self.view.vm()["blocks"]) - before:
-                    yield from self._trash(made[0])
+            yield from self._take_back(before)
         raise OracleError(f"could not place {node.opcode} ({DRAG_TRIES} tries)")
+
+    def _take_back(self, before: set[str]) -> Iterator[Action]:
+        """Undo a drag that did not do what was planned (Ctrl+Z), and delete what is left of it."""
+        if not set(self.view.vm()["blocks"]) - before:
+            return
+        yield g.hotkey("Control+z")
+        for _ in range(3):
+            blocks = self.view.vm()["blocks"]
+            extra = [i for i in blocks if i not in before and not blocks[i].get("shadow")]
+            if not extra:
+                return
+            top = next((i for i in extra if blocks[i].get("parent") not in extra), extra[0])
+            yield from self._trash(top)
 
     def _source(self, node: Node) -> Iterator[Action]:
         """The palette block (or prototype argument) to drag a new ``node`` from."""
