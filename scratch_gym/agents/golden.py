@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import io
-import json
-import zipfile
 from typing import Any
 
-from scratch_gym.editor.projects import empty_project
+from scratch_gym.program.projects import empty_project
+from scratch_gym.program.projects import project_json as read_project_json
 
 
 class Unsupported(ValueError):
@@ -16,9 +14,4 @@ class Unsupported(ValueError):
 
 def project_json(data: dict | bytes | None) -> dict[str, Any]:
     """project.json of project data (a dict, or .sb3 bytes); the empty project for None."""
-    if data is None:
-        return empty_project()
-    if isinstance(data, bytes):
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            return json.loads(zf.read("project.json"))
-    return data
+    return empty_project() if data is None else read_project_json(data)

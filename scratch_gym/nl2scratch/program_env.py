@@ -19,10 +19,9 @@ attempts are used up.
 
 from __future__ import annotations
 
-import io
+import copy
 import json
 import time
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,9 +31,9 @@ from gymnasium import spaces
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import BridgeError, EditorPage
 from scratch_gym.editor.page_env import PageEnv
-from scratch_gym.editor.projects import empty_project
 from scratch_gym.nl2scratch.protocols import PROTOCOLS, get_protocol
 from scratch_gym.program import ScratchblocksError, parse_scripts, render_scripts
+from scratch_gym.program.projects import empty_project, project_json, with_project_json
 from scratch_gym.spaces import UnicodeText
 from scratch_gym.tasks import Evaluator, Task, list_tasks, load_task
 from scratch_gym.tasks.projects import load_project
@@ -199,7 +198,7 @@ class ProgramEnv(PageEnv):
     def _load(self, program: str) -> dict[str, Any]:
         """Parse the program, put it into the target sprite and load the project into the editor."""
         assert self.episode is not None
-        project = project_json(self.episode.project)
+        project = copy.deepcopy(project_json(self.episode.project))
         targets = {t["name"]: t for t in project["targets"]}
         stage = next(t for t in project["targets"] if t.get("isStage"))
         target = targets[self.episode.target]
@@ -334,26 +333,3 @@ def _task_episode(task: Task) -> ProgramEpisode:
         task=task,
         key=task.id,
     )
-
-
-def project_json(project: dict[str, Any] | bytes) -> dict[str, Any]:
-    """A fresh copy of the project.json of a project dict or .sb3 bytes."""
-    if isinstance(project, dict):
-        return json.loads(json.dumps(project))
-    with zipfile.ZipFile(io.BytesIO(project)) as zf:
-        return json.loads(zf.read("project.json"))
-
-
-def with_project_json(
-    original: dict[str, Any] | bytes, new: dict[str, Any]
-) -> dict[str, Any] | bytes:
-    """``new`` as loadable data: for an .sb3, the same archive (assets kept) with new project.json."""
-    if isinstance(original, dict):
-        return new
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(original)) as src, zipfile.ZipFile(out, "w") as dst:
-        for item in src.infolist():
-            if item.filename != "project.json":
-                dst.writestr(item, src.read(item.filename))
-        dst.writestr("project.json", json.dumps(new))
-    return out.getvalue()
