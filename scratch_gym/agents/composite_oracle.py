@@ -19,7 +19,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from scratch_gym.agents.base import Agent
-from scratch_gym.agents.composite_plan import Node, TreeReader, script_canon
+from scratch_gym.agents.composite_plan import (
+    Node,
+    TreeReader,
+    align_stacks,
+    missing_data,
+    pair_scripts,
+    same_scripts,
+)
 from scratch_gym.agents.golden import Unsupported, project_json
 from scratch_gym.observations.numbering import number_blocks
 
@@ -102,10 +109,10 @@ class CompositeOracleAgent(Agent):
                 raise Unsupported(f"the golden adds the target {target['name']!r}")
         for target in golden:
             have = live[target["name"]]
-            missing = _missing_data(target, have)
+            missing = missing_data(target, have)
             want = TreeReader(target.get("blocks") or {}, vm=False).scripts()
             now = TreeReader(have.get("blocks") or {}, vm=False).scripts()
-            if not missing and _same(want, now):
+            if not missing and same_scripts(want, now):
                 continue
             yield from self._select(target)
             scope = "all" if target.get("isStage") else "sprite"
@@ -122,7 +129,7 @@ class CompositeOracleAgent(Agent):
         return [
             t["name"]
             for t in self.golden["targets"]
-            if not _same(
+            if not same_scripts(
                 TreeReader(t.get("blocks") or {}, vm=False).scripts(),
                 TreeReader(live[t["name"]].get("blocks") or {}, vm=False).scripts(),
             )
@@ -138,20 +145,7 @@ class CompositeOracleAgent(Agent):
 
     def _edit_target(self, want: list[list[Node]]) -> Iterator[Action]:
         now = TreeReader(self._blocks()["blocks"], vm=True).scripts()
-        pending = list(range(len(now)))
-        todo: list[tuple[list[Node], list[Node] | None]] = []
-        for script in want:  # keep equal scripts
-            same = next((i for i in pending if _same([now[i]], [script])), None)
-            if same is not None:
-                pending.remove(same)
-            else:
-                todo.append((script, None))
-        for k, (script, _) in enumerate(todo):  # pair the others by their first block
-            match = [i for i in pending if now[i] and now[i][0].key == script[0].key]
-            if match:
-                best = max(match, key=lambda i: _similarity(now[i], script))
-                pending.remove(best)
-                todo[k] = (script, now[best])
+        todo, pending = pair_scripts(now, want)
         for k, (script, base) in enumerate(todo):  # define custom blocks before any call
             if base is None and script[0].opcode == "procedures_definition":
                 made = yield from self._build(script[0])
@@ -175,7 +169,7 @@ class CompositeOracleAgent(Agent):
     def _edit_stack(
         self, now: list[Node], want: list[Node], parent: str | None, slot: str | None
     ) -> Iterator[Action]:
-        pairs = _align(now, want, force_first=parent is None)
+        pairs = align_stacks(now, want, force_first=parent is None)
         kept = {c for c, _ in pairs}
         to_now = {g: c for c, g in pairs}
         for i, node in enumerate(now):
@@ -237,52 +231,3 @@ class CompositeOracleAgent(Agent):
             yield from self._edit_stack(
                 now.stacks.get(name, []), want.stacks.get(name, []), now.id, name
             )
-
-
-def _same(a: list[list[Node]], b: list[list[Node]]) -> bool:
-    return sorted(map(script_canon, a)) == sorted(map(script_canon, b))
-
-
-def _similarity(a: list[Node], b: list[Node]) -> int:
-    return len(_align(a, b, force_first=False))
-
-
-def _align(now: list[Node], want: list[Node], force_first: bool) -> list[tuple[int, int]]:
-    """Pairs (i, j) of a longest common subsequence of blocks with equal keys (the first blocks
-    paired when ``force_first``); among equal lengths, exact copies are preferred."""
-    if force_first and now and want and now[0].key == want[0].key:
-        rest = _align(now[1:], want[1:], False)
-        return [(0, 0), *((i + 1, j + 1) for i, j in rest)]
-    n, m = len(now), len(want)
-    score = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n - 1, -1, -1):
-        for j in range(m - 1, -1, -1):
-            best = max(score[i + 1][j], score[i][j + 1])
-            if now[i].key == want[j].key:
-                bonus = 1 + 2 * (now[i].canon() == want[j].canon()) + want[j].size()
-                best = max(best, score[i + 1][j + 1] + bonus)
-            score[i][j] = best
-    pairs, i, j = [], 0, 0
-    while i < n and j < m:
-        if now[i].key == want[j].key:
-            bonus = 1 + 2 * (now[i].canon() == want[j].canon()) + want[j].size()
-            if score[i][j] == score[i + 1][j + 1] + bonus:
-                pairs.append((i, j))
-                i, j = i + 1, j + 1
-                continue
-        if score[i + 1][j] >= score[i][j + 1]:
-            i += 1
-        else:
-            j += 1
-    return pairs
-
-
-def _missing_data(golden: dict[str, Any], live: dict[str, Any]) -> list[tuple[str, str]]:
-    """(add_variable | add_list, name) for the golden target's variables the live one lacks."""
-    out = []
-    for key, api in (("variables", "add_variable"), ("lists", "add_list")):
-        have = {v[0] for v in (live.get(key) or {}).values()}
-        for value in (golden.get(key) or {}).values():
-            if value[0] not in have:
-                out.append((api, value[0]))
-    return out

@@ -189,3 +189,78 @@ class TreeReader:
         if self.blocks[top].get("shadow"):
             return None, self._shadow_value(top)
         return self.node(top), literal
+
+
+def same_scripts(a: list[list[Node]], b: list[list[Node]]) -> bool:
+    """The same scripts, in any order and position."""
+    return sorted(map(script_canon, a)) == sorted(map(script_canon, b))
+
+
+def similarity(a: list[Node], b: list[Node]) -> int:
+    """How many blocks of ``b`` an edit of ``a`` can keep."""
+    return len(align_stacks(a, b, force_first=False))
+
+
+def align_stacks(now: list[Node], want: list[Node], force_first: bool) -> list[tuple[int, int]]:
+    """Pairs (i, j) of a longest common subsequence of blocks with equal keys (the first blocks
+    paired when ``force_first``); among equal lengths, exact copies are preferred."""
+    if force_first and now and want and now[0].key == want[0].key:
+        rest = align_stacks(now[1:], want[1:], False)
+        return [(0, 0), *((i + 1, j + 1) for i, j in rest)]
+    n, m = len(now), len(want)
+    score = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            best = max(score[i + 1][j], score[i][j + 1])
+            if now[i].key == want[j].key:
+                bonus = 1 + 2 * (now[i].canon() == want[j].canon()) + want[j].size()
+                best = max(best, score[i + 1][j + 1] + bonus)
+            score[i][j] = best
+    pairs, i, j = [], 0, 0
+    while i < n and j < m:
+        if now[i].key == want[j].key:
+            bonus = 1 + 2 * (now[i].canon() == want[j].canon()) + want[j].size()
+            if score[i][j] == score[i + 1][j + 1] + bonus:
+                pairs.append((i, j))
+                i, j = i + 1, j + 1
+                continue
+        if score[i + 1][j] >= score[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return pairs
+
+
+def pair_scripts(
+    now: list[list[Node]], want: list[list[Node]]
+) -> tuple[list[tuple[list[Node], list[Node] | None]], list[int]]:
+    """Which live script each wanted script is edited from. Equal scripts are kept (left out of
+    the result); the others are paired with the most similar live script that starts with the
+    same block, or with None (built anew). Returns those pairs and the indices of the live
+    scripts left over (to delete)."""
+    pending = list(range(len(now)))
+    todo: list[tuple[list[Node], list[Node] | None]] = []
+    for script in want:  # keep equal scripts
+        same = next((i for i in pending if same_scripts([now[i]], [script])), None)
+        if same is not None:
+            pending.remove(same)
+        else:
+            todo.append((script, None))
+    for k, (script, _) in enumerate(todo):  # pair the others by their first block
+        match = [i for i in pending if now[i] and now[i][0].key == script[0].key]
+        if match:
+            best = max(match, key=lambda i: similarity(now[i], script))
+            pending.remove(best)
+            todo[k] = (script, now[best])
+    return todo, pending
+
+
+def missing_data(golden: dict[str, Any], live: dict[str, Any]) -> list[tuple[str, str]]:
+    """(add_variable | add_list, name) for the golden target's variables the live one lacks."""
+    out = []
+    for key, api in (("variables", "add_variable"), ("lists", "add_list")):
+        have = {v[0] for v in (live.get(key) or {}).values()}
+        for value in (golden.get(key) or {}).values():
+            if value[0] not in have:
+                out.append((api, value[0]))
+    return out

@@ -8,8 +8,8 @@ import gymnasium as gym
 import pytest
 
 import scratch_gym  # noqa: F401  (registers the ids)
-from scratch_gym.agents.composite_oracle import CompositeOracleAgent, _align
-from scratch_gym.agents.composite_plan import Node
+from scratch_gym.agents.composite_oracle import CompositeOracleAgent
+from scratch_gym.agents.composite_plan import Node, align_stacks
 from scratch_gym.agents.factory import make_agent
 from scratch_gym.agents.golden import project_json
 from scratch_gym.tasks import load_task
@@ -72,4 +72,4 @@ def test_alignment_keeps_common_blocks_in_order():
 
     now = [n("a"), n("x"), n("b"), n("c")]
     want = [n("a"), n("b"), n("y"), n("c")]
-    assert _align(now, want, force_first=True) == [(0, 0), (2, 1), (3, 3)]
+    assert align_stacks(now, want, force_first=True) == [(0, 0), (2, 1), (3, 3)]

@@ -14,8 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from scratch_gym.agents.base import Agent
-from scratch_gym.agents.composite_oracle import _missing_data, _same
-from scratch_gym.agents.composite_plan import TreeReader
+from scratch_gym.agents.composite_plan import TreeReader, missing_data, same_scripts
 from scratch_gym.agents.golden import Unsupported, project_json
 from scratch_gym.agents.primitive_oracle import gestures as g
 from scratch_gym.agents.primitive_oracle.editing import ScriptEditor
@@ -83,10 +82,10 @@ class PrimitiveOracleAgent(Agent):
                 raise Unsupported(f"the golden adds the target {target['name']!r}")
         for target in golden:
             have = live[target["name"]]
-            missing = _missing_data(target, have)
+            missing = missing_data(target, have)
             want = TreeReader(target.get("blocks") or {}, vm=False).scripts()
             now = TreeReader(have.get("blocks") or {}, vm=False).scripts()
-            if not missing and _same(want, now):
+            if not missing and same_scripts(want, now):
                 continue
             yield from self._select(target)
             for api, name in missing:
@@ -102,7 +101,7 @@ class PrimitiveOracleAgent(Agent):
         return [
             t["name"]
             for t in self.golden["targets"]
-            if not _same(
+            if not same_scripts(
                 TreeReader(t.get("blocks") or {}, vm=False).scripts(),
                 TreeReader(live[t["name"]].get("blocks") or {}, vm=False).scripts(),
             )

@@ -1,7 +1,7 @@
 """Edits of one target's scripts by mouse and keyboard, planned as the composite oracle plans them.
 
 The golden and live scripts are compared with the composite oracle's block trees and alignment
-(:mod:`scratch_gym.agents.composite_plan`, :func:`~scratch_gym.agents.composite_oracle._align`):
+(:mod:`scratch_gym.agents.composite_plan`, :func:`~scratch_gym.agents.composite_plan.align_stacks`):
 equal scripts are kept, the others are edited out of the live script with the same first block.
 Unlike the composite oracle, blocks are built in place, as a person builds them: each new block is
 dragged from the palette straight onto the connection it belongs to (under a block, into a C-block's
@@ -15,8 +15,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from scratch_gym.agents.composite_oracle import _align, _same
-from scratch_gym.agents.composite_plan import ARGUMENTS, Node
+from scratch_gym.agents.composite_plan import ARGUMENTS, Node, align_stacks, pair_scripts
 from scratch_gym.agents.primitive_oracle import gestures as g
 from scratch_gym.agents.primitive_oracle.gestures import Action, OracleError, Point
 from scratch_gym.agents.primitive_oracle.view import EditorView
@@ -33,20 +32,7 @@ class ScriptEditor:
     # -- a target ---------------------------------------------------------------------------------
     def edit_target(self, want: list[list[Node]]) -> Iterator[Action]:
         now = self.view.scripts()
-        pending = list(range(len(now)))
-        todo: list[tuple[list[Node], list[Node] | None]] = []
-        for script in want:  # keep equal scripts
-            same = next((i for i in pending if _same([now[i]], [script])), None)
-            if same is not None:
-                pending.remove(same)
-            else:
-                todo.append((script, None))
-        for k, (script, _) in enumerate(todo):  # pair the others by their first block
-            match = [i for i in pending if now[i] and now[i][0].key == script[0].key]
-            if match:
-                best = max(match, key=lambda i: len(_align(now[i], script, force_first=False)))
-                pending.remove(best)
-                todo[k] = (script, now[best])
+        todo, pending = pair_scripts(now, want)
         defs = [i for i in pending if now[i][0].opcode == "procedures_definition"]
         for i in pending:  # leftover scripts go first (room on the canvas), definitions last
             if i not in defs:
@@ -64,7 +50,7 @@ class ScriptEditor:
     def edit_stack(
         self, now: list[Node], want: list[Node], parent: str | None, slot: str | None
     ) -> Iterator[Action]:
-        pairs = _align(now, want, force_first=parent is None)
+        pairs = align_stacks(now, want, force_first=parent is None)
         kept = {c for c, _ in pairs}
         to_now = {w: c for c, w in pairs}
         for i, node in enumerate(now):
