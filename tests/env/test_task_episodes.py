@@ -31,7 +31,7 @@ def test_task_budget_truncates(env):
     task = list_tasks()[0]
     env.reset(options={"task": task.id})
     truncated = False
-    for _ in range(task.step_budget):
+    for _ in range(task.budget_for("primitive")):  # the primitive id uses primitive mode's budget
         _, _, _, truncated, _ = env.step({"action_type": "key", "keys": "Escape"})
     assert truncated
 
