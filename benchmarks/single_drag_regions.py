@@ -22,7 +22,7 @@ from pathlib import Path
 
 from scratch_gym.cli.output import table
 from scratch_gym.single_drag import editor_drag
-from scratch_gym.single_drag.agents import OracleAgent
+from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.single_drag.env import SingleDragEnv
 from scratch_gym.single_drag.geometry_regions import agreement, geometric_regions
 from scratch_gym.single_drag.probe_regions import recompute
@@ -75,15 +75,17 @@ def main() -> None:
         out["recompute_errors"] = report["errors"]
 
     env = SingleDragEnv(tasks=[t.id for t in tasks])
+    oracle = DragOracleAgent()
+    oracle.bind(env)
     try:
         step_ms, reset_ms = [], []
         for i in range(args.episodes):
             task = tasks[i % len(tasks)]
             t0 = time.perf_counter()
-            obs, _ = env.reset(options={"task": task})
+            obs, info = env.reset(options={"task": task})
             reset_ms.append((time.perf_counter() - t0) * 1000)
-            start, end = OracleAgent().act(obs, task, "baseline")
-            info = env.step({"start": start, "end": end})[4]
+            oracle.reset(task)
+            info = env.step(oracle.act(obs, info))[4]
             step_ms.append(info["step_time_ms"])
         out.update(step_ms_p50=pct(step_ms, 0.5), step_ms_p90=pct(step_ms, 0.9),
                    reset_ms_p50=pct(reset_ms, 0.5), reset_ms_p90=pct(reset_ms, 0.9))  # fmt: skip

@@ -20,7 +20,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
-MODES = ("primitive", "composite", "single_drag")
+# how an agent acts: the task suite's two modes, and the one-step suites' answers
+MODES = ("primitive", "composite", "single_drag", "perception", "nl2scratch")
 
 
 class AgentError(RuntimeError):

@@ -41,14 +41,14 @@ class CompositeOracleAgent(Agent):
 
     def __init__(self) -> None:
         super().__init__()
-        self.env: Any = None
+        self.channel: Any = None  # the env's privileged channel
         self.golden: dict[str, Any] | None = None
         self.unsupported = ""
         self.mismatch: list[str] = []
         self._actions: Iterator[Action] | None = None
 
     def bind(self, env: Any) -> None:
-        self.env = env.unwrapped if hasattr(env, "unwrapped") else env
+        self.channel = (env.unwrapped if hasattr(env, "unwrapped") else env).privileged()
 
     def reset(self, task: Any = None) -> None:
         super().reset(task)
@@ -81,10 +81,10 @@ class CompositeOracleAgent(Agent):
     # -- the live editor ------------------------------------------------------------------------
     @property
     def page(self) -> Any:
-        page = getattr(self.env, "_page", None) if self.env is not None else None
-        if page is None or not page.is_alive():
-            raise RuntimeError("the oracle needs bind(env) and a live editor page")
-        return page
+        """The bound environment's privileged channel (see :meth:`bind`)."""
+        if self.channel is None:
+            raise RuntimeError("the oracle needs bind(env) before it acts")
+        return self.channel
 
     def _blocks(self) -> dict[str, Any]:
         return self.page.call("composite.blocks")
@@ -102,7 +102,7 @@ class CompositeOracleAgent(Agent):
     # -- the plan -------------------------------------------------------------------------------
     def _plan(self) -> Iterator[Action]:
         assert self.golden is not None
-        live = {t["name"]: t for t in self.page.project_json()["targets"]}
+        live = {t["name"]: t for t in self.page.project()["targets"]}
         golden = sorted(self.golden["targets"], key=lambda t: not t.get("isStage"))
         for target in golden:
             if target["name"] not in live:
@@ -125,7 +125,7 @@ class CompositeOracleAgent(Agent):
     def _differences(self) -> list[str]:
         """Targets whose live scripts still differ from the golden's (an oracle bug if any)."""
         assert self.golden is not None
-        live = {t["name"]: t for t in self.page.project_json()["targets"]}
+        live = {t["name"]: t for t in self.page.project()["targets"]}
         return [
             t["name"]
             for t in self.golden["targets"]

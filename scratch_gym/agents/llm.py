@@ -40,6 +40,10 @@ def png_data_url(image: np.ndarray, size: tuple[int, int] | None = None) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+# modes whose action is one text: the JSON key the model writes it under
+TEXT_ANSWERS = {"perception": "answer", "nl2scratch": "program"}
+
+
 class LLMAgent(Agent):
     """A chat model as a policy. ``client`` talks to the endpoint; ``coords`` maps its points."""
 
@@ -158,6 +162,11 @@ class LLMAgent(Agent):
 
     # -- actions -------------------------------------------------------------------------------
     def _to_env(self, action: dict[str, Any]) -> Any:
+        if self.mode in TEXT_ANSWERS:
+            key = TEXT_ANSWERS[self.mode]
+            if not isinstance(action.get(key), str):
+                raise ReplyParseError(f'the JSON object must be {{"{key}": "..."}} (a string)')
+            return action[key]
         if self.mode == "composite":
             if "api" not in action:
                 raise ReplyParseError('a composite action is {"api": NAME, "args": {...}}')
@@ -183,6 +192,8 @@ class LLMAgent(Agent):
         return list(self.coords.to_screen(x, y))
 
     def _unparseable(self) -> Any:
+        if self.mode in TEXT_ANSWERS:
+            return UNPARSEABLE
         if self.mode == "composite":
             return {"api": UNPARSEABLE, "args": {}}
         return {"action_type": UNPARSEABLE}

@@ -23,7 +23,8 @@ REPLY_FORMAT = (
 
 
 def system_prompt(mode: str, coords: Coordinates | None = None) -> str:
-    """The system prompt of ``mode`` (``primitive``, ``composite`` or ``single_drag``)."""
+    """The system prompt of ``mode`` (``primitive``, ``composite``, ``single_drag``,
+    ``perception`` or ``nl2scratch``)."""
     coords = coords or Coordinates()
     if mode == "primitive":
         return primitive_prompt(coords)
@@ -31,7 +32,13 @@ def system_prompt(mode: str, coords: Coordinates | None = None) -> str:
         return composite_prompt()
     if mode == "single_drag":
         return single_drag_prompt(coords)
-    raise ValueError(f"unknown mode {mode!r}; allowed: primitive, composite, single_drag")
+    if mode == "perception":
+        return perception_prompt()
+    if mode == "nl2scratch":
+        return program_prompt()
+    raise ValueError(
+        f"unknown mode {mode!r}; allowed: primitive, composite, single_drag, perception, nl2scratch"
+    )
 
 
 def primitive_prompt(coords: Coordinates) -> str:
@@ -79,5 +86,31 @@ def single_drag_prompt(coords: Coordinates) -> str:
             coords.describe(),
             'Example: {"action_type": "drag", "start": [88, 140], "end": [420, 200]}',
             REPLY_FORMAT,
+        ]
+    )
+
+
+def perception_prompt() -> str:
+    return "\n\n".join(
+        [
+            "You look at a screenshot of the Scratch 3 editor and answer one question about it.",
+            "Answer yes/no questions with `yes` or `no`; answer a question about a block's field "
+            "with the value exactly as the editor shows it.",
+            'Example: {"answer": "yes"}',
+            REPLY_FORMAT.replace("the action", "your answer"),
+        ]
+    )
+
+
+def program_prompt() -> str:
+    return "\n\n".join(
+        [
+            "You write a Scratch 3 program for a description, as scratchblocks text (one block "
+            "per line, `end` closing C-blocks, scripts separated by a blank line).",
+            "You get the description, the sprite the program is for, the project's context "
+            "(sprites, costumes, variables, messages) and, after a program that did not parse, "
+            "the error with its line and column.",
+            'Example: {"program": "when green flag clicked\\nsay [Hello!] for (2) seconds"}',
+            REPLY_FORMAT.replace("the action", "the program"),
         ]
     )

@@ -9,31 +9,67 @@ Examples::
     scratch-gym eval --report out/*.jsonl --plot out/categories.png   # tables only
     scratch-gym eval --suite scratchworld --scratchworld ~/ScratchWorld --agent oracle \
         --mode composite --max-steps 400   # ScratchWorld's own tasks, scored by its scripts
+    scratch-gym eval --suite single-drag --agent oracle --workers 2 --runs 3   # Pass@1-3
+    scratch-gym eval --suite perception --agent oracle --screens 20           # accuracy by type
+    scratch-gym eval --suite nl2scratch --agent llm --references test.jsonl   # EM/F1/PS/SAC
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scratch_gym.cli.output import print_json_last
 
+if TYPE_CHECKING:
+    from scratch_gym.suites import Suite
+
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from scratch_gym.agents.base import MODES
     from scratch_gym.agents.factory import AGENTS
+    from scratch_gym.suites import SUITES
 
     p = sub.add_parser("eval", help="evaluate an agent on a task suite (tables, plots, JSON)")
     p.add_argument("--agent", choices=AGENTS, default="random", help="agent to evaluate")
     p.add_argument("--label", default="", help="row name in the tables (default: the agent)")
-    p.add_argument("--mode", default="primitive", choices=["primitive", "composite"])
+    p.add_argument(
+        "--mode",
+        default=None,
+        choices=list(MODES),
+        help="how the agent acts: primitive (default) or composite in the tasks and scratchworld "
+        "suites; each other suite has its own one mode (the default there)",
+    )
     p.add_argument(
         "--suite",
         default="tasks",
-        choices=["tasks", "scratchworld"],
+        choices=list(SUITES),
         help="tasks: the shipped suite; scratchworld: the tasks of a ScratchWorld checkout "
-        "(--scratchworld PATH), paired with its *_golden.sb3 projects, scored by its own scripts",
+        "(--scratchworld PATH), paired with its *_golden.sb3 projects, scored by its own scripts; "
+        "single-drag: the Single-Step Drag tasks (--setting); perception: the Visual Perception "
+        "QA questions (--perception-seed, --screens); nl2scratch: program writing "
+        "(--references JSONL, default the task suite's goldens)",
     )
     p.add_argument("--scratchworld", default=None, metavar="PATH", help="a ScratchWorld checkout")
+    p.add_argument(
+        "--setting",
+        default=None,
+        choices=["baseline", "gt_start", "knowledge"],
+        help="single-drag: what the agent is told (default baseline)",
+    )
+    p.add_argument(
+        "--perception-seed", type=int, default=None, help="perception: benchmark seed (default 0)"
+    )
+    p.add_argument(
+        "--screens", type=int, default=None, help="perception: scenes, 3 questions each (10)"
+    )
+    p.add_argument(
+        "--references",
+        default=None,
+        metavar="JSONL",
+        help="nl2scratch: {key, nl, pseudocode} lines to write programs for",
+    )
     p.add_argument("--categories", nargs="*", default=None, help="task categories (default: all)")
     p.add_argument("--tasks", nargs="*", default=None, help="task ids (instead of categories)")
     p.add_argument("--runs", "-k", type=int, default=1, help="runs per task")
@@ -95,33 +131,57 @@ def agent_kwargs(args: argparse.Namespace) -> dict:
     return {}
 
 
-def run(args: argparse.Namespace) -> int:
-    from scratch_gym.runner import AgentSpec, EnvSpec, ResultsFile, ResumeError, evaluate
-    from scratch_gym.runner.tables import (
-        perception_table,
-        single_drag_table,
-        summary,
-        table1,
-    )
+def suite_from_args(args: argparse.Namespace) -> Suite:
+    """The suite the arguments name, with its options (ValueError naming a misplaced one)."""
+    from scratch_gym.suites import make_suite
 
-    if args.suite == "scratchworld" and not args.scratchworld and args.report is None:
-        print("error: --suite scratchworld needs --scratchworld PATH (a ScratchWorld checkout)")
-        return 2
     if args.scratchworld and args.suite != "scratchworld":
-        print("error: --scratchworld PATH goes with --suite scratchworld")
-        return 2
-    if args.scratchworld:
+        raise ValueError("--scratchworld PATH goes with --suite scratchworld")
+    if args.suite == "scratchworld":
+        if not args.scratchworld:
+            raise ValueError(
+                "--suite scratchworld needs --scratchworld PATH (a ScratchWorld checkout)"
+            )
         from scratch_gym.tasks.scratchworld import ScratchWorldCheckout
 
         try:
             ScratchWorldCheckout(args.scratchworld)
         except FileNotFoundError as exc:
-            print(f"error: {exc}")
-            return 2
+            raise ValueError(str(exc)) from exc
+    options = {
+        "scratchworld": args.scratchworld,
+        "setting": args.setting,
+        "seed": args.perception_seed,
+        "screens": args.screens,
+        "references": args.references,
+    }
+    flags = {"seed": "--perception-seed", "scratchworld": "--scratchworld"}
+    try:
+        return make_suite(args.suite, **options)
+    except ValueError as exc:
+        text = str(exc)
+        for key, flag in flags.items():
+            text = text.replace(f"option {key} ", f"option {flag} ")
+        raise ValueError(text.replace("option ", "option --")) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from scratch_gym.runner import AgentSpec, EnvSpec, ResultsFile, ResumeError, evaluate
+    from scratch_gym.runner.reports import report_tables, summary_json
+
     if args.report is not None:
         records = [r for path in args.report for r in ResultsFile(path).records()]
+        suite_name = None
     else:
-        spec = AgentSpec(args.agent, args.mode, agent_kwargs(args), args.label)
+        try:
+            suite = suite_from_args(args)
+            mode = args.mode or suite.modes[0]
+            suite.check_mode(mode)
+        except ValueError as exc:
+            print(f"error: {exc}")
+            return 2
+        suite_name = suite.name
+        spec = AgentSpec(args.agent, mode, agent_kwargs(args), args.label)
         env = EnvSpec(reward_mode=args.reward_mode, max_steps=args.max_steps)
         try:
             records = evaluate(
@@ -137,31 +197,18 @@ def run(args: argparse.Namespace) -> int:
                 record_dir=args.record,
                 seed=args.seed,
                 progress=not args.no_progress,
-                scratchworld=args.scratchworld,
+                suite=suite,
             )
-        except ResumeError as exc:
+        except (ResumeError, ValueError, FileNotFoundError) as exc:
             print(f"error: {exc}")
             return 2
-    print(table1(records))
-    if any(r.get("mode") == "single_drag" for r in records):
-        print("\nSingle-drag\n" + single_drag_table(records))
-    if any(r.get("mode") == "perception" for r in records):
-        print("\nPerception (accuracy %)\n" + perception_table(records))
+    print(report_tables(records))
     if args.plot:
         from scratch_gym.runner.plots import plot_categories
 
         print(f"plot: {plot_categories(records, Path(args.plot))}")
     if args.json:
-        s = summary(records)
-        print_json_last(
-            {
-                "sr": s["sr"],
-                "psr": s["psr"],
-                "episodes": s["episodes"],
-                "agent_errors": s["agent_errors"],
-                "infra": s["infra"],
-                "categories": s["categories"],
-                "results": args.results if args.report is None else args.report,
-            }
-        )
+        payload = summary_json(records, suite_name)
+        payload["results"] = args.results if args.report is None else args.report
+        print_json_last(payload)
     return 0

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             f"single-drag: tasks without regions: {', '.join(missing)}; "
             "run with --recompute-regions first"
         )
-    from scratch_gym.single_drag.agents import make_agent
+    from scratch_gym.agents.factory import make_agent
     from scratch_gym.single_drag.benchmark import run_agent
     from scratch_gym.single_drag.env import SingleDragEnv
     from scratch_gym.single_drag.metrics import TABLE_HEADERS, table_row
@@ -75,8 +75,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         for name in args.agent:
             for setting in settings:
-                agent = make_agent(name, args.seed)
-                _, summary = run_agent(env, agent, tasks, setting, args.runs, not args.quiet)
+                kwargs = {"seed": args.seed} if name == "random" else {}
+                agent = make_agent(name, "single_drag", **kwargs)
+                _, summary = run_agent(
+                    env, agent, tasks, setting, args.runs, not args.quiet, args.seed
+                )
                 rows.append(table_row(name, setting, summary))
                 results.append({"agent": name, "setting": setting, **summary})
     finally:

@@ -33,6 +33,7 @@ from scratch_gym.demos.record import Capture, load_episode, save_episode, save_r
 from scratch_gym.runner.jobs import AgentSpec, Job, make_jobs
 from scratch_gym.runner.status import DONE, INFRASTRUCTURE_ERROR, SUCCESS
 from scratch_gym.runner.worker import job_record
+from scratch_gym.suites import TaskSuite
 
 NAMESPACE = "scratch-gym"
 STAGING = ".episodes"
@@ -170,7 +171,8 @@ def collect(
     staging = root / STAGING / name
     settings = DemoSettings(mode, tuple(obs_size), reward_mode, str(staging), keep_failures)
     _check_staging(staging, settings, resume)
-    jobs = make_jobs(AgentSpec("oracle", mode), list(tasks), runs, seed, None, scratchworld)
+    task_suite = TaskSuite(scratchworld=scratchworld)
+    jobs = make_jobs(AgentSpec("oracle", mode), list(tasks), runs, seed, None, task_suite)
     done = _staged_records(staging)
     todo = [j for j in jobs if done.get(episode_name(j), {}).get("status") not in DONE]
     bar = tqdm(

@@ -38,10 +38,10 @@ from PIL import Image
 
 from scratch_gym.actions.primitive import ACTION_NAMES
 from scratch_gym.editor.page import VIEWPORT
+from scratch_gym.suites.tasks import MODE_ENV_IDS
 
 DEFAULT_OBS_SIZE = (320, 180)
 MODES = ("primitive", "composite")
-ENV_IDS = {"primitive": "ScratchWorld-Primitive-v0", "composite": "ScratchWorld-Composite-v0"}
 TEXT_FIELDS = ("instruction", "last_action_error")
 PAIR_FIELDS = ("start", "end", "scroll")
 
@@ -148,7 +148,7 @@ def make_demo_env(
 
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; allowed: {', '.join(MODES)}")
-    env = gym.make(ENV_IDS[mode], render_mode="rgb_array", reward_mode=reward_mode)
+    env = gym.make(MODE_ENV_IDS[mode], render_mode="rgb_array", reward_mode=reward_mode)
     return DemoFormat(env, obs_width=obs_size[0], obs_height=obs_size[1])
 
 

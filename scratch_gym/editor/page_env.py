@@ -8,6 +8,7 @@ import gymnasium as gym
 
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import EditorPage
+from scratch_gym.editor.privileged import Privileged
 
 
 class PageEnv(gym.Env):
@@ -26,6 +27,15 @@ class PageEnv(gym.Env):
         elif not self._page.is_alive():
             self._page.recover()
         return self._page
+
+    def privileged(self) -> Privileged:
+        """The channel for privileged agents (oracles): read-only access to this env's editor page
+        and to :meth:`hidden_facts`; see :mod:`scratch_gym.editor.privileged`."""
+        return Privileged(lambda: self._page, self.hidden_facts)
+
+    def hidden_facts(self) -> dict[str, Any]:
+        """What the episode keeps from the agent, for privileged agents only (default: nothing)."""
+        return {}
 
     def render(self) -> Any:
         """With ``render_mode="rgb_array"``: the current screen (720x1280x3 uint8)."""

@@ -86,7 +86,7 @@ class ProgramEnv(PageEnv):
         if sac_protocol not in PROTOCOLS:
             raise ValueError(f"sac_protocol must be one of {PROTOCOLS}, got {sac_protocol!r}")
         self.sac_protocol = get_protocol(sac_protocol, postprocess=False)
-        self.corpus = _read_corpus(corpus) if corpus is not None else None
+        self.corpus = read_corpus(corpus) if corpus is not None else None
         self.attempts = attempts
         self.dialect = dialect
         self.render_mode = render_mode
@@ -142,6 +142,12 @@ class ProgramEnv(PageEnv):
         info.update(parsed=True, last_error="", step_time_ms=(time.perf_counter() - t0) * 1000)
         return self._obs(), float(info["score"]), True, False, info
 
+    def hidden_facts(self) -> dict[str, Any]:
+        """For privileged agents: the episode's ``reference`` program (lines), when it has one."""
+        if self.episode is None:
+            return {}
+        return {"reference": self.episode.reference, "task": self.episode.task}
+
     # -- parts ------------------------------------------------------------------------------------
     def _episode(self, options: dict[str, Any]) -> ProgramEpisode:
         if "nl" in options:
@@ -166,7 +172,7 @@ class ProgramEnv(PageEnv):
         else:
             task_id = options.pop("task", None)
             task = load_task(task_id) if task_id else self._sample_task()
-            episode = _task_episode(task)
+            episode = task_episode(task)
         if options:
             raise ValueError(
                 f"unknown reset options {sorted(options)}; allowed: nl, reference, key, index, task"
@@ -285,7 +291,7 @@ def _context(project: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _read_corpus(path: str | Path) -> list[dict[str, Any]]:
+def read_corpus(path: str | Path) -> list[dict[str, Any]]:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"corpus file not found: {path}")
@@ -307,7 +313,7 @@ def _read_corpus(path: str | Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _task_episode(task: Task) -> ProgramEpisode:
+def task_episode(task: Task) -> ProgramEpisode:
     """A program-writing episode from a task: its golden scripts for the sprite they change most."""
     if task.start is None or task.golden is None:
         raise ValueError(

@@ -97,6 +97,12 @@ class PerceptionEnv(PageEnv):
                 "given": str(action), "correct": correct}  # fmt: skip
         return self._obs(), float(correct), True, False, info
 
+    def hidden_facts(self) -> dict[str, Any]:
+        """For privileged agents: the question's ``answer`` (and the whole ``question``)."""
+        if self._question is None:
+            return {}
+        return {"answer": self._question["answer"], "question": dict(self._question)}
+
     def render(self) -> np.ndarray | None:
         if self.render_mode != "rgb_array" or self._screenshot is None:
             return None

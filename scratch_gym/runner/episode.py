@@ -21,6 +21,7 @@ from scratch_gym.runner.recording import Recorder
 from scratch_gym.runner.status import AGENT_ERROR, FAILURE, INFRASTRUCTURE_ERROR, SUCCESS
 
 INFRA_RETRIES = 2
+Judge = Callable[[Any, dict[str, Any], Any], dict[str, Any]]
 
 
 class InfrastructureError(RuntimeError):
@@ -35,15 +36,18 @@ def run_episode(
     seed: int = 0,
     record_dir: str | None = None,
     on_step: Callable[[int, Any, float, dict[str, Any]], None] | None = None,
+    judge: Judge | None = None,
 ) -> dict[str, Any]:
-    """Play one episode; returns the outcome fields of a result record (with its ``status``).
+    """Play one episode of ``task`` (set up by ``task.reset_options()``); returns the outcome
+    fields of a result record (with its ``status``). ``judge(task, info, action)`` (the suite's)
+    adds its record fields and may set ``success`` and ``psr`` from the last ``info``.
 
     Raises InfrastructureError when the environment failed (callers retry)."""
     t0 = time.perf_counter()
     agent.bind(env)
     agent.seed(seed)
     try:
-        obs, info = env.reset(seed=seed, options={"task": task})
+        obs, info = env.reset(seed=seed, options=task.reset_options())
     except Exception as exc:  # noqa: BLE001 - a dead browser surfaces as many exception types
         raise InfrastructureError(f"reset failed: {type(exc).__name__}: {exc}") from exc
     agent.reset(task)
@@ -54,6 +58,7 @@ def run_episode(
     terminated = truncated = False
     usage: dict[str, int] = {}
     action_errors = 0
+    action: Any = None
     agent_exception = ""
     unsupported = ""
     while not (terminated or truncated):
@@ -82,8 +87,9 @@ def run_episode(
             action_errors += 1
         for k, v in (agent.info.get("usage") or {}).items():
             usage[k] = usage.get(k, 0) + int(v)
-    psr = float(info.get("psr", initial_psr) or 0.0)
-    success = bool(info.get("success", False)) and not agent_exception
+    judged = judge(task, info, action) if judge is not None and steps else {}
+    psr = float(judged.pop("psr", info.get("psr", initial_psr)) or 0.0)
+    success = bool(judged.pop("success", info.get("success", False))) and not agent_exception
     ended_by = _ended_by(info, terminated, truncated, success, agent_exception)
     outcome = {
         "status": _status(success, agent_exception, unsupported),
@@ -99,6 +105,7 @@ def run_episode(
         "tests": [{"name": t["name"], "passed": t["passed"]} for t in info.get("tests", [])],
         "usage": usage,
         "wall_s": time.perf_counter() - t0,
+        **judged,
     }
     if agent_exception:
         outcome["agent_exception"] = agent_exception
@@ -170,11 +177,9 @@ def _api_error(exc: Exception, steps: int, t0: float) -> dict[str, Any]:
 
 
 def _page_died(env: Any) -> bool:
-    page = getattr(getattr(env, "unwrapped", env), "_page", None)
-    try:
-        return page is not None and not page.is_alive()
-    except Exception:  # noqa: BLE001 - asking a dead page can fail too
-        return True
+    """Whether the environment's editor page is gone (asked through its privileged channel)."""
+    channel = getattr(getattr(env, "unwrapped", env), "privileged", None)
+    return channel is not None and channel().died
 
 
 def _frame(env: Any, obs: Any) -> Any:

@@ -1,14 +1,12 @@
-"""What to evaluate: one job per (agent, mode, task, run), and the specs workers rebuild from."""
+"""What to evaluate: one job per (agent, mode, task, run) of a suite, and the specs workers
+rebuild their agents and environments from."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-ENV_IDS = {
-    "primitive": "ScratchWorld-Primitive-v0",
-    "composite": "ScratchWorld-Composite-v0",
-}
+from scratch_gym.suites import Suite, TaskSuite
 
 
 @dataclass(frozen=True)
@@ -27,27 +25,15 @@ class AgentSpec:
 
 @dataclass(frozen=True)
 class EnvSpec:
-    """How workers make environments: gym.make kwargs per mode."""
+    """How workers make environments (the task suite's options; each suite makes its own)."""
 
     reward_mode: str = "sparse"
     max_steps: int | None = None
     terminate_on_success: bool = False
 
-    def make(self, mode: str) -> Any:
-        import gymnasium as gym
-
-        import scratch_gym  # noqa: F401  (registers the ids)
-
-        if mode not in ENV_IDS:
-            raise ValueError(f"unknown mode {mode!r}; allowed: {', '.join(ENV_IDS)}")
-        kwargs: dict[str, Any] = {
-            "reward_mode": self.reward_mode,
-            "terminate_on_success": self.terminate_on_success,
-            "render_mode": "rgb_array",
-        }
-        if self.max_steps:
-            kwargs["max_steps"] = self.max_steps
-        return gym.make(ENV_IDS[mode], **kwargs)
+    def make(self, mode: str, suite: Suite | None = None) -> Any:
+        """A new environment of ``suite`` (default: the task suite) for agents in ``mode``."""
+        return (suite or TaskSuite()).make_env(mode, self)
 
 
 @dataclass(frozen=True)
@@ -58,21 +44,16 @@ class Job:
     run: int
     seed: int
     record_dir: str | None = None
-    scratchworld: str | None = None  # the task is from this ScratchWorld checkout
+    suite: Suite = field(default_factory=TaskSuite)
 
     @property
     def key(self) -> str:
-        return f"{self.agent.title}|{self.agent.mode}|{self.task}|{self.run}"
+        key = f"{self.agent.title}|{self.agent.mode}|{self.task}|{self.run}"
+        return f"{key}|{self.suite.variant}" if self.suite.variant else key
 
     def load_task(self) -> Any:
-        """The job's task: shipped (by id), or from its ScratchWorld checkout with its golden."""
-        if self.scratchworld:
-            from scratch_gym.tasks.scratchworld_golden import scratchworld_tasks
-
-            return scratchworld_tasks(self.scratchworld, names=[self.task])[0]
-        from scratch_gym.tasks import load_task
-
-        return load_task(self.task)
+        """The job's task, loaded by its suite."""
+        return self.suite.load(self.task)
 
 
 def make_jobs(
@@ -81,15 +62,16 @@ def make_jobs(
     runs: int = 1,
     seed: int = 0,
     record_dir: str | None = None,
-    scratchworld: str | None = None,
+    suite: Suite | None = None,
 ) -> list[Job]:
-    """``runs`` jobs per task (seeds ``seed + run``), recordings under ``record_dir/<key>``;
-    ``scratchworld``: the checkout the tasks come from."""
+    """``runs`` jobs per task of ``suite`` (seeds ``seed + run``), recordings under
+    ``record_dir/<agent>/<mode>/<task>/run<k>``."""
+    suite = suite or TaskSuite()
     jobs = []
     for task in tasks:
         for run in range(runs):
             folder = None
             if record_dir:
                 folder = f"{record_dir}/{agent.title}/{agent.mode}/{task.id}/run{run}"
-            jobs.append(Job(agent, task.id, task.category, run, seed + run, folder, scratchworld))
+            jobs.append(Job(agent, task.id, task.category, run, seed + run, folder, suite))
     return jobs

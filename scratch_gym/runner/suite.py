@@ -3,6 +3,7 @@
 ```python
 from scratch_gym.runner import AgentSpec, evaluate
 records = evaluate(AgentSpec("oracle"), categories=["create"], runs=3, results="out.jsonl")
+records = evaluate(AgentSpec("oracle", "perception"), suite=make_suite("perception", screens=2))
 ```
 """
 
@@ -16,6 +17,7 @@ from tqdm import tqdm
 
 from scratch_gym.runner.jobs import AgentSpec, EnvSpec, Job, make_jobs
 from scratch_gym.runner.results import ResultsFile
+from scratch_gym.suites import Suite, TaskSuite
 
 
 class ResumeError(RuntimeError):
@@ -26,24 +28,13 @@ def select_tasks(
     categories: Sequence[str] | None = None,
     task_ids: Sequence[str] | None = None,
     scratchworld: str | Path | None = None,
-):
-    """Tasks by id, or of the given categories (all when neither is given); from a ScratchWorld
-    checkout (paired with their goldens) when ``scratchworld`` is given."""
-    from scratch_gym.tasks import list_tasks, load_task
-
-    if scratchworld:
-        from scratch_gym.tasks.scratchworld_golden import scratchworld_tasks
-
-        if task_ids:
-            return scratchworld_tasks(scratchworld, names=list(task_ids))
-        if not categories:
-            return scratchworld_tasks(scratchworld)
-        return [t for c in categories for t in scratchworld_tasks(scratchworld, c)]
-    if task_ids:
-        return [load_task(t) for t in task_ids]
-    if not categories:
-        return list_tasks()
-    return [t for c in categories for t in list_tasks(c)]
+    suite: Suite | None = None,
+) -> list[Any]:
+    """Tasks of ``suite`` (default: the task suite, or ScratchWorld's with ``scratchworld``) by
+    id, or of the given categories (all when neither is given)."""
+    if suite is None:
+        suite = TaskSuite(scratchworld=str(scratchworld)) if scratchworld else TaskSuite()
+    return suite.select(categories, task_ids)
 
 
 def evaluate(
@@ -62,17 +53,20 @@ def evaluate(
     progress: bool = True,
     limit: int | None = None,
     scratchworld: str | Path | None = None,
+    suite: Suite | None = None,
 ) -> list[dict[str, Any]]:
     """Run the missing episodes and return every record of this agent and mode in ``results``.
 
-    ``scratchworld``: evaluate on the tasks of this ScratchWorld checkout (scored by its own
-    scripts) instead of the shipped suite. ``limit`` stops after that many new episodes (for
-    tests of interruption)."""
+    ``suite``: the suite to run (see :mod:`scratch_gym.suites`; default the task suite);
+    ``scratchworld`` is short for the suite of that ScratchWorld checkout's tasks (scored by its
+    own scripts). ``limit`` stops after that many new episodes (for tests of interruption)."""
+    if suite is None:
+        suite = TaskSuite(scratchworld=str(scratchworld)) if scratchworld else TaskSuite()
+    suite.check_mode(agent.mode)
     store = ResultsFile(results)
     store.repair()
-    checkout = str(Path(scratchworld).expanduser().resolve()) if scratchworld else None
-    tasks = select_tasks(categories, task_ids, checkout)
-    jobs = make_jobs(agent, tasks, runs, seed, record_dir, checkout)
+    tasks = suite.select(categories, task_ids)
+    jobs = make_jobs(agent, tasks, runs, seed, record_dir, suite)
     done = store.done_keys()
     mine = {j.key for j in jobs}
     if done & mine and not resume:

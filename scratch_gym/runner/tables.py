@@ -57,7 +57,9 @@ def table1(records: Iterable[dict[str, Any]]) -> str:
     blocks = []
     modes = [m for m in MODES if any(r.get("mode") == m for r in records)]
     modes += sorted(
-        {r.get("mode") for r in records} - set(MODES) - {None, "single_drag", "perception"}
+        {r.get("mode") for r in records}
+        - set(MODES)
+        - {None, "single_drag", "perception", "nl2scratch"}
     )
     for mode in modes:
         rows = []

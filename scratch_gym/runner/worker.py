@@ -16,6 +16,7 @@ from scratch_gym.agents.factory import make_agent
 from scratch_gym.runner.episode import run_with_retries
 from scratch_gym.runner.jobs import AgentSpec, EnvSpec, Job
 from scratch_gym.runner.status import INFRASTRUCTURE_ERROR
+from scratch_gym.suites import Suite
 
 
 def job_record(job: Job, outcome: dict[str, Any], started: float, host: str = "") -> dict[str, Any]:
@@ -25,6 +26,7 @@ def job_record(job: Job, outcome: dict[str, Any], started: float, host: str = ""
         "agent": job.agent.title,
         "agent_name": job.agent.name,
         "mode": job.agent.mode,
+        "suite": job.suite.name,
         "task": job.task,
         "category": job.category,
         "run": job.run,
@@ -38,13 +40,14 @@ def job_record(job: Job, outcome: dict[str, Any], started: float, host: str = ""
 class EpisodeWorker:
     def __init__(self, env_spec: EnvSpec) -> None:
         self.env_spec = env_spec
-        self.envs: dict[str, Any] = {}
+        self.envs: dict[tuple[Suite, str], Any] = {}
         self.agents: dict[str, Agent] = {}
 
-    def env(self, mode: str) -> Any:
-        if mode not in self.envs:
-            self.envs[mode] = self.env_spec.make(mode)
-        return self.envs[mode]
+    def env(self, suite: Suite, mode: str) -> Any:
+        """This worker's environment of ``suite`` for agents in ``mode`` (made on first use)."""
+        if (suite, mode) not in self.envs:
+            self.envs[(suite, mode)] = self.env_spec.make(mode, suite)
+        return self.envs[(suite, mode)]
 
     def agent(self, spec: AgentSpec) -> Agent:
         key = f"{spec.title}|{spec.mode}"
@@ -53,17 +56,19 @@ class EpisodeWorker:
         return self.agents[key]
 
     def run(self, job: Job) -> dict[str, Any]:
-        mode = job.agent.mode
+        mode, suite = job.agent.mode, job.suite
         started = time.time()
         try:
+            suite.check_mode(mode)
             task = job.load_task()
-            outcome, self.envs[mode] = run_with_retries(
-                lambda: self.env_spec.make(mode),
-                self.env(mode),
+            outcome, self.envs[(suite, mode)] = run_with_retries(
+                lambda: self.env_spec.make(mode, suite),
+                self.env(suite, mode),
                 self.agent(job.agent),
                 task,
                 seed=job.seed,
                 record_dir=job.record_dir,
+                judge=suite.judge,
             )
         except Exception as exc:  # noqa: BLE001 - e.g. the browser could not start at all
             outcome = {"status": INFRASTRUCTURE_ERROR, "error": f"{type(exc).__name__}: {exc}"}

@@ -1,4 +1,5 @@
-"""Running agents on the stored tasks: episodes in SingleDragEnv, records, the results table."""
+"""Running agents on the stored single-drag tasks in one env (the ``single-drag`` command): the
+one episode loop of the runner, with the suite's judge; records and the paper's summary."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ from typing import Any
 
 from tqdm import tqdm
 
-from scratch_gym.single_drag.agents import Agent
+from scratch_gym.agents.base import Agent
+from scratch_gym.runner.episode import run_episode
 from scratch_gym.single_drag.env import SingleDragEnv
 from scratch_gym.single_drag.metrics import RunRecord, summarise
 from scratch_gym.single_drag.task import Task
+from scratch_gym.suites.single_drag import SingleDragSuite
 
 
 def run_agent(
@@ -19,29 +22,40 @@ def run_agent(
     setting: str = "baseline",
     runs: int = 3,
     progress: bool = True,
+    seed: int = 0,
 ) -> tuple[list[RunRecord], dict[str, Any]]:
-    """``runs`` one-drag episodes per task; returns the records and their summary, with the
-    median step time."""
+    """``runs`` one-drag episodes per task (seeds ``seed + run``); returns the records and their
+    summary, with the median step time."""
+    env.setting = setting
+    judge = SingleDragSuite(setting).judge
     records: list[RunRecord] = []
     step_ms: list[float] = []
     bar = tqdm(total=len(tasks) * runs, desc=f"{agent.name}/{setting}", disable=not progress)
     for task in tasks:
         for run in range(runs):
-            obs, _ = env.reset(options={"task": task, "setting": setting})
-            start, end = agent.act(obs, task, setting)
-            _, _, _, _, info = env.step({"start": list(start), "end": list(end)})
+            outcome = run_episode(
+                env,
+                agent,
+                task,
+                seed=seed + run,
+                judge=judge,
+                on_step=lambda _n, _a, _r, info: step_ms.append(float(info["step_time_ms"])),
+            )
+            if "agent_exception" in outcome:
+                raise RuntimeError(
+                    f"{agent.name} failed on {task.id}: {outcome['agent_exception']}"
+                )
             records.append(
                 RunRecord(
                     task.id,
                     run,
-                    bool(info["success"]),
-                    bool(info["start_correct"]),
-                    bool(info["end_correct"]),
-                    float(info.get("start_error_px", float("nan"))),
-                    float(info.get("end_error_px", float("nan"))),
+                    bool(outcome["success"]),
+                    bool(outcome["start_correct"]),
+                    bool(outcome["end_correct"]),
+                    _float(outcome["start_error_px"]),
+                    _float(outcome["end_error_px"]),
                 )
             )
-            step_ms.append(float(info["step_time_ms"]))
             bar.update(1)
     bar.close()
     summary = summarise(records, tuple(range(1, min(runs, 3) + 1)))
@@ -49,3 +63,7 @@ def run_agent(
         summary[f"pass@{k}"] = summary[f"pass@{runs}"]
     summary["step_ms_p50"] = sorted(step_ms)[len(step_ms) // 2] if step_ms else float("nan")
     return records, summary
+
+
+def _float(value: float | None) -> float:
+    return float("nan") if value is None else float(value)

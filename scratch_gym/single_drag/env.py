@@ -178,6 +178,12 @@ class SingleDragEnv(PageEnv):
         info["step_time_ms"] = (time.perf_counter() - t0) * 1000
         return obs, reward, True, False, info
 
+    def hidden_facts(self) -> dict[str, Any]:
+        """For privileged agents: the episode's ``task`` and its feasible ``regions``."""
+        if self.task is None:
+            return {}
+        return {"task": self.task, "regions": self.task.regions}
+
     # -- parts -------------------------------------------------------------------------------------
 
     @staticmethod

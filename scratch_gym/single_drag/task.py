@@ -103,6 +103,16 @@ class Task:
     goal: list[Relation]
     regions: Regions | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    suite = "single-drag"
+
+    @property
+    def category(self) -> str:
+        """The row it counts in: its kind."""
+        return self.kind
+
+    def reset_options(self) -> dict[str, Any]:
+        """``SingleDragEnv.reset(options=...)`` for this task."""
+        return {"task": self}
 
     def build_project(self) -> dict[str, Any]:
         """The project.json this task starts from (built with the program model)."""

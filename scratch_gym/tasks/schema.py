@@ -141,6 +141,15 @@ class Task:
     external: Any = None  # an imported suite (ScratchWorld) instead of `tests`
 
     @property
+    def suite(self) -> str:
+        """``scratchworld`` for a task imported from a ScratchWorld checkout, else ``tasks``."""
+        return "scratchworld" if self.external is not None else "tasks"
+
+    def reset_options(self) -> dict[str, Any]:
+        """``ScratchEnv.reset(options=...)`` for this task."""
+        return {"task": self}
+
+    @property
     def test_names(self) -> list[str]:
         return [t.name for t in self.tests]
 

@@ -8,7 +8,7 @@ from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import scratch_gym  # noqa: F401  (registers the ids)
-from scratch_gym.single_drag.agents import OracleAgent
+from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.single_drag.instructions import MARK_COLOUR
 
 
@@ -33,9 +33,12 @@ def test_check_env_pixels_variant_gymnasium_and_sb3():
 
 def test_oracle_drag_is_rewarded_and_a_wrong_drop_is_not(drag_env):
     obs, info = drag_env.reset(options={"task": "dc-05"})
-    task = drag_env.task
-    start, end = OracleAgent().act(obs, task, "baseline")
-    _, reward, terminated, truncated, info = drag_env.step({"start": start, "end": end})
+    oracle = DragOracleAgent()
+    oracle.bind(drag_env)  # the regions come through the env's privileged channel
+    oracle.reset(drag_env.task)
+    action = oracle.act(obs, info)
+    start = action["start"]
+    _, reward, terminated, truncated, info = drag_env.step(action)
     assert (reward, terminated, truncated) == (1.0, True, False)
     assert info["start_correct"] and info["end_correct"]
     assert info["start_error_px"] == 0.0 and info["end_error_px"] == 0.0

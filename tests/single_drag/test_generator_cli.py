@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from scratch_gym.cli import single_drag as cli
-from scratch_gym.single_drag.agents import OracleAgent
+from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.single_drag.env import SingleDragEnv
 from scratch_gym.single_drag.generator import TaskGenerator
 
@@ -21,8 +21,10 @@ def test_generated_episodes_run_with_geometry_regions():
     try:
         obs, info = env.reset(seed=11)
         assert env.task.regions.method == "geometry"
-        start, end = OracleAgent().act(obs, env.task, "baseline")
-        _, reward, terminated, _, info = env.step({"start": start, "end": end})
+        oracle = DragOracleAgent()
+        oracle.bind(env)
+        oracle.reset(env.task)
+        _, reward, terminated, _, info = env.step(oracle.act(obs, info))
         assert terminated and info["start_correct"]
         assert reward == 1.0 or -1.0 <= reward < 0.0
     finally:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from scratch_gym.single_drag.agents import OracleAgent
+from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.single_drag.benchmark import run_agent
 from scratch_gym.single_drag.task import load_tasks
 
@@ -24,7 +24,7 @@ def test_task_set_covers_both_kinds_views_and_sources():
 
 def test_oracle_succeeds_on_every_stored_task(drag_env):
     tasks = load_tasks()
-    records, summary = run_agent(drag_env, OracleAgent(), tasks, runs=1, progress=False)
+    records, summary = run_agent(drag_env, DragOracleAgent(), tasks, runs=1, progress=False)
     failed = [r.task_id for r in records if not r.success]
     assert not failed, f"oracle failed on {failed}"
     assert summary["pass@1"] == 1.0 and summary["start_acc"] == 1.0

@@ -32,7 +32,6 @@ class PrimitiveOracleAgent(Agent):
         super().__init__()
         if mode != "primitive":
             raise ValueError(f"the primitive oracle acts in primitive mode, not {mode!r}")
-        self.env: Any = None
         self.view: EditorView | None = None
         self.golden: dict[str, Any] | None = None
         self.unsupported = ""
@@ -41,7 +40,6 @@ class PrimitiveOracleAgent(Agent):
 
     def bind(self, env: Any) -> None:
         self.view = EditorView(env)
-        self.env = self.view.env
 
     def reset(self, task: Any = None) -> None:
         super().reset(task)

@@ -14,41 +14,35 @@ from scratch_gym.agents.composite_plan import Node, TreeReader
 
 
 class EditorView:
-    """Read-only access to the editor page of a bound environment."""
+    """Read-only access to the editor page of a bound environment, through its
+    :meth:`~scratch_gym.editor.page_env.PageEnv.privileged` channel."""
 
     def __init__(self, env: Any) -> None:
-        self.env = env.unwrapped if hasattr(env, "unwrapped") else env
-
-    @property
-    def page(self) -> Any:
-        page = getattr(self.env, "_page", None)  # not env.page: that would revive a dead page
-        if page is None or not page.is_alive():
-            raise RuntimeError("the editor page is gone; the environment must reset")
-        return page
+        self.channel = (env.unwrapped if hasattr(env, "unwrapped") else env).privileged()
 
     def elements(self) -> list[dict[str, Any]]:
         """The element list (screen boxes of buttons, categories, menu items, blocks, ...)."""
-        return self.page.call("elements.list")
+        return self.channel.call("elements.list")
 
     def workspace(self) -> dict[str, Any]:
         """The visible code area, every workspace block's geometry, and prototype arguments."""
-        return self.page.call("geometry.workspace")
+        return self.channel.call("geometry.workspace")
 
     def block(self, block_id: str) -> dict[str, Any] | None:
         """One workspace block's geometry (grab point, connections, inputs), or None."""
-        return self.page.call("geometry.block", {"id": block_id})
+        return self.channel.call("geometry.block", {"id": block_id})
 
     def flyout(self) -> list[dict[str, Any]]:
         """The palette's blocks with their geometry."""
-        return self.page.call("geometry.flyout")
+        return self.channel.call("geometry.flyout")
 
     def options(self, block_id: str, field: str) -> list[list[str]] | None:
         """A dropdown field's ``[label, value]`` options."""
-        return self.page.call("geometry.options", {"id": block_id, "field": field})
+        return self.channel.call("geometry.options", {"id": block_id, "field": field})
 
     def vm(self) -> dict[str, Any]:
         """The editing target: ``{target, is_stage, blocks}`` (the VM's blocks)."""
-        return self.page.call("composite.blocks")
+        return self.channel.call("composite.blocks")
 
     def scripts(self) -> list[list[Node]]:
         return TreeReader(self.vm()["blocks"], vm=True).scripts()
@@ -58,7 +52,7 @@ class EditorView:
 
     def screenshot(self) -> Any:
         """The screen as the agent's observation shows it (H x W x 3 uint8)."""
-        return self.page.screenshot()
+        return self.channel.screenshot()
 
     def project(self) -> dict[str, Any]:
-        return self.page.project_json()
+        return self.channel.project()

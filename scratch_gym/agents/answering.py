@@ -1,0 +1,115 @@
+"""Built-in agents for the question and program-writing suites.
+
+* Perception (``mode="perception"``): :class:`AnswerOracleAgent` answers with the truth the
+  environment publishes to privileged agents (``hidden_facts()["answer"]``);
+  :class:`AnswerRandomAgent` answers yes or no at random (so it is wrong on every field question,
+  whose answer is a value).
+* NL2Scratch (``mode="nl2scratch"``): :class:`ProgramOracleAgent` writes the episode's reference
+  program (``hidden_facts()["reference"]``); :class:`ProgramRandomAgent` writes a short random
+  script from a fixed set of blocks (always valid scratchblocks).
+
+Each episode is one answer (one program) long.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from scratch_gym.agents.base import Agent
+
+
+class _PrivilegedAgent(Agent):
+    """Reads the episode's hidden facts through the bound env's privileged channel."""
+
+    def __init__(self, mode: str) -> None:
+        super().__init__()
+        if mode != self.mode:
+            raise ValueError(f"the {self.name} agent acts in {self.mode} mode, not {mode!r}")
+        self.channel: Any = None
+
+    def bind(self, env: Any) -> None:
+        self.channel = (env.unwrapped if hasattr(env, "unwrapped") else env).privileged()
+
+    def fact(self, key: str) -> Any:
+        if self.channel is None:
+            raise RuntimeError(f"the {self.name} agent needs bind(env) before it acts")
+        facts = self.channel.facts()
+        if facts.get(key) is None:
+            raise RuntimeError(f"the environment published no {key!r} for this episode")
+        return facts[key]
+
+
+class AnswerOracleAgent(_PrivilegedAgent):
+    name = "oracle"
+    mode = "perception"
+
+    def __init__(self, mode: str = "perception") -> None:
+        super().__init__(mode)
+
+    def act(self, observation: Any, info: dict[str, Any]) -> str:
+        return str(self.fact("answer"))
+
+
+class AnswerRandomAgent(Agent):
+    name = "random"
+    mode = "perception"
+
+    def __init__(self, mode: str = "perception", seed: int = 0) -> None:
+        super().__init__()
+        if mode != "perception":
+            raise ValueError(f"the random answer agent acts in perception mode, not {mode!r}")
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: Any, info: dict[str, Any]) -> str:
+        return "yes" if self.rng.random() < 0.5 else "no"
+
+
+class ProgramOracleAgent(_PrivilegedAgent):
+    name = "oracle"
+    mode = "nl2scratch"
+
+    def __init__(self, mode: str = "nl2scratch") -> None:
+        super().__init__(mode)
+
+    def act(self, observation: Any, info: dict[str, Any]) -> str:
+        return "\n".join(self.fact("reference"))
+
+
+RANDOM_HATS = ("when green flag clicked", "when [space v] key pressed", "when this sprite clicked")
+RANDOM_BLOCKS = (
+    "move (10) steps",
+    "turn right (15) degrees",
+    "say [Hello!] for (2) seconds",
+    "change [color v] effect by (25)",
+    "wait (1) seconds",
+    "next costume",
+    "play sound (Meow v) until done",
+    "change x by (10)",
+)
+
+
+class ProgramRandomAgent(Agent):
+    """One script: a random hat and one to four random stack blocks (seeded)."""
+
+    name = "random"
+    mode = "nl2scratch"
+
+    def __init__(self, mode: str = "nl2scratch", seed: int = 0) -> None:
+        super().__init__()
+        if mode != "nl2scratch":
+            raise ValueError(f"the random program agent acts in nl2scratch mode, not {mode!r}")
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: Any, info: dict[str, Any]) -> str:
+        hat = RANDOM_HATS[int(self.rng.integers(len(RANDOM_HATS)))]
+        count = int(self.rng.integers(1, 5))
+        body = [RANDOM_BLOCKS[int(i)] for i in self.rng.integers(len(RANDOM_BLOCKS), size=count)]
+        return "\n".join([hat, *body])

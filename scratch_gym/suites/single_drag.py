@@ -1,0 +1,126 @@
+"""The Single-Step Drag suite (``single-drag``): one drag per episode, success when the intended
+connection forms; reported as the paper's Pass@k / start / end / spatial-error table."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scratch_gym.suites.base import Suite
+
+
+@dataclass(frozen=True)
+class SingleDragSuite(Suite):
+    """The stored single-drag tasks (``tasks/single_drag``) in one ``setting``: ``baseline``,
+    ``gt_start`` (the start point is given) or ``knowledge`` (the grab/drop rules are given)."""
+
+    setting: str = "baseline"
+    name = "single-drag"
+    modes = ("single_drag",)
+
+    def __post_init__(self) -> None:
+        from scratch_gym.single_drag.env import SETTINGS
+
+        if self.setting not in SETTINGS:
+            raise ValueError(f"setting must be one of {SETTINGS}, got {self.setting!r}")
+
+    @property
+    def source(self) -> str:
+        return f"stored tasks, {self.setting}"
+
+    @property
+    def variant(self) -> str:
+        return self.setting
+
+    def select(
+        self, categories: Sequence[str] | None = None, task_ids: Sequence[str] | None = None
+    ) -> list[Any]:
+        from scratch_gym.single_drag.task import load_tasks
+
+        tasks = load_tasks(list(task_ids) if task_ids else None)
+        missing = [t.id for t in tasks if t.regions is None]
+        if missing:
+            raise ValueError(
+                f"single-drag tasks without feasible regions: {', '.join(missing)}; run "
+                "`scratch-gym single-drag --recompute-regions` first"
+            )
+        if categories:
+            tasks = [t for t in tasks if t.category in categories]
+        return tasks
+
+    def load(self, task_id: str) -> Any:
+        from scratch_gym.single_drag.task import load_tasks
+
+        return load_tasks([task_id])[0]
+
+    def make_env(self, mode: str, env_spec: Any) -> Any:
+        from scratch_gym.single_drag.env import SingleDragEnv
+
+        self.check_mode(mode)
+        return SingleDragEnv(setting=self.setting, render_mode="rgb_array")
+
+    def judge(self, task: Any, info: dict[str, Any], action: Any = None) -> dict[str, Any]:
+        return {
+            "psr": float(bool(info.get("success", False))),
+            "setting": self.setting,
+            "kind": task.kind,
+            "start_correct": bool(info.get("start_correct", False)),
+            "end_correct": bool(info.get("end_correct", False)),
+            "start_error_px": _number(info.get("start_error_px")),
+            "end_error_px": _number(info.get("end_error_px")),
+        }
+
+    def report(self, records: list[dict[str, Any]]) -> str:
+        from scratch_gym.cli.output import table
+        from scratch_gym.single_drag.metrics import TABLE_HEADERS, table_row
+
+        rows = [table_row(agent, setting, s) for (agent, setting), s in _summaries(records)]
+        return "Single-Step Drag (%; errors in px)\n" + table(TABLE_HEADERS, rows)
+
+    def figures(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+        """Pass@1-3, start/end accuracy and errors of the (last) agent and setting in ``records``."""
+        out: dict[str, Any] = {}
+        for _, s in _summaries(records):
+            out = {k: _number(v) for k, v in s.items() if k not in ("tasks", "episodes")}
+        return out
+
+
+def _number(value: Any) -> float | None:
+    """A JSON-safe distance: None for a missing or non-finite one."""
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def _summaries(records: list[dict[str, Any]]) -> list[tuple[tuple[str, str], dict[str, Any]]]:
+    """Pass@1-3 and the component figures per (agent, setting) of counted single-drag records."""
+    from scratch_gym.runner.status import is_counted
+    from scratch_gym.single_drag.metrics import RunRecord, summarise
+
+    groups: dict[tuple[str, str], list[RunRecord]] = {}
+    for r in records:
+        if r.get("mode") != "single_drag" or not is_counted(r):
+            continue
+        nan = float("nan")
+        groups.setdefault((r["agent"], r.get("setting", "baseline")), []).append(
+            RunRecord(
+                r["task"],
+                int(r.get("run", 0)),
+                bool(r.get("success")),
+                bool(r.get("start_correct")),
+                bool(r.get("end_correct")),
+                nan if r.get("start_error_px") is None else float(r["start_error_px"]),
+                nan if r.get("end_error_px") is None else float(r["end_error_px"]),
+            )
+        )
+    out = []
+    for key, runs in groups.items():
+        most = max(r.run for r in runs) + 1
+        s = summarise(runs, tuple(range(1, min(most, 3) + 1)))
+        for k in range(most + 1, 4):  # fewer runs than k: Pass@k is Pass@runs
+            s[f"pass@{k}"] = s[f"pass@{most}"]
+        out.append((key, s))
+    return out
