@@ -305,8 +305,12 @@ class ScriptEditor:
         yield g.click(point)
         if options is not None:
             yield from self._pick(options, value, shadow["opcode"])
-        else:
-            yield from self._type(value)
+            return
+        if shadow["opcode"] == "math_angle":
+            # an angle opens its dial without focusing the text: click into it, select it all
+            yield g.click(point)
+            yield g.hotkey("Control+a")
+        yield from self._type(value)
 
     def set_field(self, block_id: str, name: str, value: str) -> Iterator[Action]:
         def field_of(geo: dict[str, Any]) -> Point:
