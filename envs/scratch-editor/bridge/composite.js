@@ -75,13 +75,7 @@
     return {kind: 'text', value: String(f.getValue()), text: f.getText(), options: null};
   }
 
-  function editableFields (block) {
-    const out = [];
-    for (const input of block.inputList) {
-      for (const f of input.fieldRow) if (f.name && f.EDITABLE) out.push(f);
-    }
-    return out;
-  }
+  const editableFields = block => SG.editableFields(block);
 
   // The slots of a block in display order: its own fields and its value inputs (a literal or
   // menu in the input's shadow, a block in it, or an empty boolean slot).
@@ -133,38 +127,14 @@
 
   SG.register('composite.blocks', () => editingBlocks());
 
-  // Does the VM hold what the workspace shows (same blocks, parents and field values, and every
-  // variable and list)? The VM keeps the shadows that reporters cover, which the workspace does not
-  // instantiate, so only non-shadow blocks are counted.
-  function vmMatchesWorkspace () {
-    const t = SG.vm.editingTarget;
-    if (!t) return true;
-    const vmBlocks = t.blocks._blocks;
-    let n = 0;
-    for (const b of ws().getAllBlocks(false)) {
-      if (b.isInsertionMarker && b.isInsertionMarker()) continue;
-      if (!b.isShadow()) n++;
-      const v = vmBlocks[b.id];
-      const parent = b.getParent();
-      if (!v || (v.parent || null) !== (parent ? parent.id : null)) return false;
-      for (const f of editableFields(b)) {
-        const vf = v.fields[f.name];
-        if (vf && String(vf.id || vf.value) !== String(f.getValue())) return false;
-      }
-    }
-    if (n !== Object.values(vmBlocks).filter(v => !v.shadow).length) return false;
-    // Blockly delivers VAR_CREATE on a later task too: every variable and list must be in the VM.
-    return ws().getVariableMap().getAllVariables().every(m => (m.type !== '' && m.type !== 'list') ||
-      Boolean(t.lookupVariableById(m.getId())));
-  }
-
   // After an edit: wait until the GUI's listeners (fired from Blockly's event queue on a timer)
   // have updated the VM, then return `result` with the target's blocks as the VM now holds them.
   async function finish (result) {
     const start = performance.now();
     do {
       await new Promise(resolve => setTimeout(resolve, 0));
-    } while (!vmMatchesWorkspace() && performance.now() - start < 1000);
+    } while (!SG.workspaceAgreesWithVm({fields: true, variables: true}) &&
+      performance.now() - start < 1000);
     return {...result, ...editingBlocks()};
   }
 

@@ -70,24 +70,45 @@
     return viewState();
   });
 
-  // Does the workspace show exactly the editing target's non-shadow VM blocks (same ids and
-  // parents)? Left out: shadows (Blockly 12 keeps no workspace block for a shadow hidden under a
-  // reporter) and the argument reporters of a custom block's prototype (the workspace gives them
-  // new ids).
-  function workspaceMatchesVm () {
-    const vm = SG.vm;
-    const target = vm.editingTarget;
+  // Does the VM hold what the workspace shows? The one definition, used by settling
+  // (`editor.settle`) and by composite edits (composite.js) alike:
+  // - every non-shadow workspace block is in the VM with the same parent, and as many as the VM
+  //   has. Left out: shadows in the count (Blockly 12 keeps no workspace block for a shadow hidden
+  //   under a reporter, the VM does), and the argument reporters of a custom block's prototype
+  //   (the workspace gives them new ids);
+  // - `fields`: shadows too are in the VM with the same parent, and every editable field's value
+  //   (a typed number, a picked option) has reached the VM;
+  // - `variables`: every variable and list of the workspace exists in the VM (Blockly delivers
+  //   VAR_CREATE on a later task).
+  function editableFields (block) {
+    const out = [];
+    for (const input of block.inputList) {
+      for (const f of input.fieldRow) if (f.name && f.EDITABLE) out.push(f);
+    }
+    return out;
+  }
+  SG.editableFields = editableFields;
+
+  function workspaceAgreesWithVm ({fields = false, variables = false} = {}) {
+    const target = SG.vm.editingTarget;
     if (!target) return true;
     const vmBlocks = target.blocks._blocks;
+    const inPrototype = parent => Boolean(parent) && parent.type === 'procedures_prototype';
     let n = 0;
     for (const b of SG.workspace().getAllBlocks(false)) {
-      if (b.isShadow() || (b.isInsertionMarker && b.isInsertionMarker())) continue;
+      if (b.isInsertionMarker && b.isInsertionMarker()) continue;
       const parent = b.getParent();
-      if (parent && parent.type === 'procedures_prototype') continue;
-      n++;
+      if (inPrototype(parent)) continue;
+      if (b.isShadow() && !fields) continue;
+      if (!b.isShadow()) n++;
       const v = vmBlocks[b.id];
-      if (!v) return false;
-      if ((v.parent || null) !== (parent ? parent.id : null)) return false;
+      if (!v || (v.parent || null) !== (parent ? parent.id : null)) return false;
+      if (fields) {
+        for (const f of editableFields(b)) {
+          const vf = v.fields[f.name];
+          if (vf && String(vf.id || vf.value) !== String(f.getValue())) return false;
+        }
+      }
     }
     let m = 0;
     for (const id in vmBlocks) {
@@ -95,8 +116,12 @@
       const parent = v.parent ? vmBlocks[v.parent] : null;
       if (!v.shadow && !(parent && parent.opcode === 'procedures_prototype')) m++;
     }
-    return n === m;
+    if (n !== m) return false;
+    if (!variables) return true;
+    return SG.workspace().getVariableMap().getAllVariables().every(
+      v => (v.type !== '' && v.type !== 'list') || Boolean(target.lookupVariableById(v.getId())));
   }
+  SG.workspaceAgreesWithVm = workspaceAgreesWithVm;
 
   function fingerprint () {
     const ws = SG.workspace();
@@ -144,7 +169,7 @@
       await SG.frames(1);
       frames++;
       const fp = !SG.editorReady() || isDragging() || imagesPending() ? null : fingerprint();
-      if (fp !== null && fp === last && workspaceMatchesVm()) same++;
+      if (fp !== null && fp === last && workspaceAgreesWithVm()) same++;
       else same = 0;
       last = fp;
       if (same >= stable) return {settled: true, frames, ms: performance.now() - start};
@@ -159,7 +184,7 @@
     const start = performance.now();
     for (;;) {
       await new Promise(resolve => setTimeout(resolve, 0));
-      if (SG.editorReady() && !isDragging() && workspaceMatchesVm()) {
+      if (SG.editorReady() && !isDragging() && workspaceAgreesWithVm()) {
         return {settled: true, frames: 0, ms: performance.now() - start};
       }
       if (performance.now() - start > timeoutMs) return {settled: false, frames: 0, ms: performance.now() - start};
