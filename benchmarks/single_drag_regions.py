@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.cli.output import table
 from scratch_gym.single_drag import editor_drag
-from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.single_drag.env import SingleDragEnv
 from scratch_gym.single_drag.geometry_regions import agreement, geometric_regions
 from scratch_gym.single_drag.probe_regions import recompute

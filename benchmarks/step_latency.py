@@ -20,6 +20,7 @@ import gymnasium as gym
 import numpy as np
 
 import scratch_gym  # noqa: F401
+from scratch_gym.agents.demo import block_box
 from scratch_gym.cli.output import print_json_last, table
 from scratch_gym.editor.browser import pss_mib, shared_session
 
@@ -47,11 +48,6 @@ def cold_creation(runs: int) -> list[float]:
         )
         out.append(json.loads(res.stdout.strip().splitlines()[-1])["create_s"])
     return out
-
-
-def block_box(page, opcode: str, in_flyout: bool) -> dict:
-    boxes = page.call("workspace.blockBoxes", {"flyout": in_flyout, "canvas": not in_flyout})
-    return next(b for b in boxes if b["opcode"] == opcode and not b["shadow"])
 
 
 def main() -> None:

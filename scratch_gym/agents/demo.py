@@ -1,7 +1,7 @@
 """A scripted primitive-mode agent for the demo episode: builds and runs a two-block script.
 
-It reads block geometry from the page (privileged information no learning agent gets) and acts
-only through primitive actions: drag "move (10) steps" onto the canvas, drag "turn right (15)
+It reads block geometry through the env's privileged channel (``bind``; information no learning
+agent gets) and acts only through primitive actions: drag "move (10) steps" onto the canvas, drag "turn right (15)
 degrees" under it, click the script to run it, then ``done``.
 """
 
@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from scratch_gym.editor.page import EditorPage
+from scratch_gym.agents.base import Agent
 
 CANVAS_DROP = (450.0, 200.0)
 
 
-def block_box(page: EditorPage, opcode: str, *, in_flyout: bool) -> dict[str, Any]:
-    """The screen box of the first (non-shadow) block with ``opcode`` in the flyout or canvas."""
-    for box in page.call("workspace.blockBoxes", {"flyout": in_flyout, "canvas": not in_flyout}):
+def block_box(channel: Any, opcode: str, *, in_flyout: bool) -> dict[str, Any]:
+    """The screen box of the first (non-shadow) block with ``opcode`` in the flyout or canvas
+    (``channel``: an env's privileged channel, or anything with the bridge's ``call``)."""
+    for box in channel.call("workspace.blockBoxes", {"flyout": in_flyout, "canvas": not in_flyout}):
         if box["opcode"] == opcode and not box["shadow"]:
             return box
     where = "flyout" if in_flyout else "canvas"
@@ -28,14 +29,21 @@ def grab_point(box: dict[str, Any]) -> list[float]:
     return [box["x"] + 8.0, box["y"] + min(box["h"] / 2.0, 20.0)]
 
 
-class DemoAgent:
+class DemoAgent(Agent):
     """Builds `move (10) steps` / `turn right (15) degrees`, clicks it, says done."""
 
-    def __init__(self, page: EditorPage) -> None:
-        self.page = page
+    name = "demo"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.page: Any = None  # the bound env's privileged channel
         self._step = 0
 
+    def bind(self, env: Any) -> None:
+        self.page = (env.unwrapped if hasattr(env, "unwrapped") else env).privileged()
+
     def reset(self, task: Any = None) -> None:
+        super().reset(task)
         self._step = 0
 
     def act(self, observation: Any, info: dict[str, Any]) -> dict[str, Any]:

@@ -56,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"environment {args.env} ready in {create_s:.2f} s (reset {info['reset_time_ms']:.0f} ms)"
         )
-        agent = DemoAgent(env.unwrapped.page)
+        agent = DemoAgent()
+        agent.bind(env)
         agent.reset()
         rows, total_reward, steps = [], 0.0, 0
         terminated = truncated = False

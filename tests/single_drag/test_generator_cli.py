@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from scratch_gym.cli import single_drag as cli
 from scratch_gym.agents.single_drag import DragOracleAgent
+from scratch_gym.cli import single_drag as cli
 from scratch_gym.single_drag.env import SingleDragEnv
 from scratch_gym.single_drag.generator import TaskGenerator
 
