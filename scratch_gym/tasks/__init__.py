@@ -26,7 +26,7 @@ from scratch_gym.tasks.conditions import (
     asking,
     idle,
 )
-from scratch_gym.tasks.episode import TaskEpisode
+from scratch_gym.tasks.rewards import TaskEpisode
 from scratch_gym.tasks.evaluator import EvaluationResult, Evaluator, TestResult
 from scratch_gym.tasks.loader import budget, read_task
 from scratch_gym.tasks.registry import (
