@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from scratch_gym.agents.base import Agent
 from scratch_gym.agents.composite_plan import (
     Node,
     TreeReader,
@@ -27,56 +26,25 @@ from scratch_gym.agents.composite_plan import (
     pair_scripts,
     same_scripts,
 )
-from scratch_gym.agents.golden import Unsupported, project_json
+from scratch_gym.agents.golden import GoldenOracle, Unsupported
 from scratch_gym.observations.numbering import number_blocks
 
 Action = dict[str, Any]
 
 
-class CompositeOracleAgent(Agent):
+class CompositeOracleAgent(GoldenOracle):
     """Replays the golden solution of the task given to ``reset`` (needs :meth:`bind`)."""
 
-    name = "oracle"
     mode = "composite"
+    DONE = {"api": "done", "args": {}}
+    FAILED = {"api": "failed", "args": {}}
 
     def __init__(self) -> None:
         super().__init__()
         self.channel: Any = None  # the env's privileged channel
-        self.golden: dict[str, Any] | None = None
-        self.unsupported = ""
-        self.mismatch: list[str] = []
-        self._actions: Iterator[Action] | None = None
 
     def bind(self, env: Any) -> None:
         self.channel = (env.unwrapped if hasattr(env, "unwrapped") else env).privileged()
-
-    def reset(self, task: Any = None) -> None:
-        super().reset(task)
-        if task is None or task.golden is None:
-            raise ValueError("the oracle needs a task with a golden solution")
-        from scratch_gym.tasks.projects import load_project
-
-        self.golden = project_json(load_project(task.golden))
-        self.unsupported = ""
-        self.mismatch = []
-        self._actions = self._plan()
-
-    def act(self, observation: Any, info: dict[str, Any]) -> Any:
-        if self._actions is None:
-            raise RuntimeError("call reset(task) before act()")
-        error = observation.get("last_action_error") if isinstance(observation, dict) else ""
-        if error:
-            raise RuntimeError(f"the oracle's last action failed: {error}")
-        try:
-            action = next(self._actions, {"api": "done", "args": {}})
-        except Unsupported as exc:
-            self.unsupported = str(exc)
-            self._actions = iter(())
-            action = {"api": "failed", "args": {}}
-        self.info = {"unsupported": self.unsupported} if self.unsupported else {}
-        if self.mismatch:
-            self.info["differs_from_golden"] = list(self.mismatch)
-        return action
 
     # -- the live editor ------------------------------------------------------------------------
     @property

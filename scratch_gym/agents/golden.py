@@ -1,9 +1,13 @@
-"""A task's golden solution as project.json, and the error an oracle raises when it cannot plan."""
+"""What both oracles share: the task's golden solution as project.json, the plan they replay one
+action per ``act``, and the error an oracle raises when it cannot plan."""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterator
 from typing import Any
 
+from scratch_gym.agents.base import Agent
 from scratch_gym.program.projects import empty_project
 from scratch_gym.program.projects import project_json as read_project_json
 
@@ -15,3 +19,57 @@ class Unsupported(ValueError):
 def project_json(data: dict | bytes | None) -> dict[str, Any]:
     """project.json of project data (a dict, or .sb3 bytes); the empty project for None."""
     return empty_project() if data is None else read_project_json(data)
+
+
+class GoldenOracle(Agent):
+    """Replays a plan that turns the live program into the golden one of the task given to
+    ``reset`` (subclasses make the plan in their mode, ``_plan``, and read the editor through the
+    env's privileged channel, ``bind``). ``info`` reports ``unsupported`` (why the oracle gave up)
+    and ``differs_from_golden`` (targets that still differ when it answers ``done``)."""
+
+    name = "oracle"
+    DONE: Any = None  # the mode's "done" and "failed" actions
+    FAILED: Any = None
+    ActionFailed: type[Exception] = (
+        RuntimeError  # raised when the env reports its last action failed
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.golden: dict[str, Any] | None = None
+        self.unsupported = ""
+        self.mismatch: list[str] = []
+        self._actions: Iterator[Any] | None = None
+
+    def reset(self, task: Any = None) -> None:
+        super().reset(task)
+        if task is None or getattr(task, "golden", None) is None:
+            raise ValueError("the oracle needs a task with a golden solution")
+        from scratch_gym.tasks.projects import load_project
+
+        self.golden = project_json(load_project(task.golden))
+        self.unsupported = ""
+        self.mismatch = []
+        self._actions = self._plan()
+
+    def act(self, observation: Any, info: dict[str, Any]) -> Any:
+        if self._actions is None:
+            raise RuntimeError("call reset(task) before act()")
+        error = observation.get("last_action_error") if isinstance(observation, dict) else ""
+        if error:
+            raise self.ActionFailed(f"the oracle's last action failed: {error}")
+        try:
+            action = next(self._actions, None)
+        except Unsupported as exc:
+            self.unsupported = str(exc)
+            self._actions = iter(())
+            action = copy.deepcopy(self.FAILED)
+        if action is None:
+            action = copy.deepcopy(self.DONE)
+        self.info = {"unsupported": self.unsupported} if self.unsupported else {}
+        if self.mismatch:
+            self.info["differs_from_golden"] = list(self.mismatch)
+        return action
+
+    def _plan(self) -> Iterator[Any]:
+        raise NotImplementedError

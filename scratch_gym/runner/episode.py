@@ -50,7 +50,20 @@ def run_episode(
         obs, info = env.reset(seed=seed, options=task.reset_options())
     except Exception as exc:  # noqa: BLE001 - a dead browser surfaces as many exception types
         raise InfrastructureError(f"reset failed: {type(exc).__name__}: {exc}") from exc
-    agent.reset(task)
+    try:
+        agent.reset(task)
+    except AgentError as exc:
+        return _api_error(exc, 0, t0)
+    except Exception as exc:  # noqa: BLE001 - e.g. an oracle given a task without a golden
+        return {
+            "status": AGENT_ERROR,
+            "ended_by": "exception",
+            "success": False,
+            "psr": float(info.get("initial_psr", info.get("psr", 0.0)) or 0.0),
+            "steps": 0,
+            "agent_exception": f"reset: {type(exc).__name__}: {exc}",
+            "wall_s": time.perf_counter() - t0,
+        }
     recorder = Recorder(record_dir, title=f"{agent.name} on {task.id}") if record_dir else None
     initial_psr = float(info.get("initial_psr", info.get("psr", 0.0)) or 0.0)
     total = 0.0

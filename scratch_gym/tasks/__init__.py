@@ -26,7 +26,6 @@ from scratch_gym.tasks.conditions import (
     asking,
     idle,
 )
-from scratch_gym.tasks.rewards import TaskEpisode
 from scratch_gym.tasks.evaluator import EvaluationResult, Evaluator, TestResult
 from scratch_gym.tasks.loader import budget, read_task
 from scratch_gym.tasks.registry import (
@@ -37,6 +36,7 @@ from scratch_gym.tasks.registry import (
     load_task,
     sample_task,
 )
+from scratch_gym.tasks.rewards import TaskEpisode
 from scratch_gym.tasks.run import Run, SpriteState, TestFailure, Utterance
 from scratch_gym.tasks.schema import Budget, Task, TaskError
 

@@ -4,6 +4,8 @@ agent errors as non-successes and leave infrastructure errors out; resume redoes
 
 from __future__ import annotations
 
+import dataclasses
+
 import gymnasium as gym
 import pytest
 
@@ -71,6 +73,13 @@ def test_agent_errors_exception_and_unplannable_task(env):
     assert (
         outcome["status"] == "agent_error" and outcome["unsupported"] == "the golden adds a target"
     )
+    # an agent that cannot even start on the task (the oracle without a golden) is the agent's
+    from scratch_gym.agents.factory import make_agent
+
+    no_golden = dataclasses.replace(task, golden=None)
+    outcome = run_episode(env, make_agent("oracle", "composite"), no_golden)
+    assert outcome["status"] == "agent_error" and outcome["steps"] == 0
+    assert "needs a task with a golden solution" in outcome["agent_exception"]
 
 
 def test_an_unreachable_model_api_is_an_infrastructure_error(env):

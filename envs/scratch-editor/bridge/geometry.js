@@ -115,6 +115,12 @@
   });
 
   // The [label, value] options of a dropdown field of a workspace block (a shadow's id works too).
+  // Is a field's text editor open and focused (what typing would go into)?
+  SG.register('geometry.editing', () => {
+    const el = document.activeElement;
+    return Boolean(el && el.classList && el.classList.contains('blocklyHtmlInput'));
+  });
+
   SG.register('geometry.options', ({id, field}) => {
     const block = SG.workspace().getBlockById(id);
     const f = block && block.getField(field);

@@ -13,61 +13,30 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from scratch_gym.agents.base import Agent
 from scratch_gym.agents.composite_plan import TreeReader, missing_data, same_scripts
-from scratch_gym.agents.golden import Unsupported, project_json
+from scratch_gym.agents.golden import GoldenOracle, Unsupported
 from scratch_gym.agents.primitive_oracle import gestures as g
 from scratch_gym.agents.primitive_oracle.editing import ScriptEditor
 from scratch_gym.agents.primitive_oracle.gestures import Action, OracleError
 from scratch_gym.agents.primitive_oracle.view import EditorView
 
 
-class PrimitiveOracleAgent(Agent):
+class PrimitiveOracleAgent(GoldenOracle):
     """Replays the golden solution of the task given to ``reset`` (needs :meth:`bind`)."""
 
-    name = "oracle"
     mode = "primitive"
+    DONE = {"action_type": "done"}
+    FAILED = {"action_type": "failed"}
+    ActionFailed = OracleError
 
     def __init__(self, mode: str = "primitive") -> None:
         super().__init__()
         if mode != "primitive":
             raise ValueError(f"the primitive oracle acts in primitive mode, not {mode!r}")
         self.view: EditorView | None = None
-        self.golden: dict[str, Any] | None = None
-        self.unsupported = ""
-        self.mismatch: list[str] = []
-        self._actions: Iterator[Action] | None = None
 
     def bind(self, env: Any) -> None:
         self.view = EditorView(env)
-
-    def reset(self, task: Any = None) -> None:
-        super().reset(task)
-        if task is None or task.golden is None:
-            raise ValueError("the oracle needs a task with a golden solution")
-        from scratch_gym.tasks.projects import load_project
-
-        self.golden = project_json(load_project(task.golden))
-        self.unsupported = ""
-        self.mismatch = []
-        self._actions = self._plan()
-
-    def act(self, observation: Any, info: dict[str, Any]) -> Any:
-        if self._actions is None:
-            raise RuntimeError("call reset(task) before act()")
-        error = observation.get("last_action_error") if isinstance(observation, dict) else ""
-        if error:
-            raise OracleError(f"the oracle's last action failed: {error}")
-        try:
-            action = next(self._actions, {"action_type": "done"})
-        except Unsupported as exc:
-            self.unsupported = str(exc)
-            self._actions = iter(())
-            action = {"action_type": "failed"}
-        self.info = {"unsupported": self.unsupported} if self.unsupported else {}
-        if self.mismatch:
-            self.info["differs_from_golden"] = list(self.mismatch)
-        return action
 
     # -- the plan -------------------------------------------------------------------------------
     def _plan(self) -> Iterator[Action]:

@@ -302,14 +302,11 @@ class ScriptEditor:
             yield from self._pick_colour(point, value)
             return
         options = self.view.options(shadow["id"], shadow["field"])
-        yield g.click(point)
         if options is not None:
+            yield g.click(point)
             yield from self._pick(options, value, shadow["opcode"])
             return
-        if shadow["opcode"] == "math_angle":
-            # an angle opens its dial without focusing the text: click into it, select it all
-            yield g.click(point)
-            yield g.hotkey("Control+a")
+        yield from self._open_text(block_id, lambda geo: shadow_of(geo)["center"])
         yield from self._type(value)
 
     def set_field(self, block_id: str, name: str, value: str) -> Iterator[Action]:
@@ -319,16 +316,31 @@ class ScriptEditor:
                 raise OracleError(f"field {name} of {block_id} is not drawn")
             return field["center"]
 
-        point = yield from self._visible(block_id, field_of)
         options = self.view.options(block_id, name)
-        yield g.click(point)
         if options is not None:
+            point = yield from self._visible(block_id, field_of)
+            yield g.click(point)
             yield from self._pick(options, value, name)
         else:
+            yield from self._open_text(block_id, field_of)
             yield from self._type(value)
 
+    def _open_text(self, block_id: str, point_of: Any) -> Iterator[Action]:
+        """Click a text field until its editor has the focus with its text selected (so typing
+        replaces it). The first click opens the editor with the text selected; an angle opens its
+        dial without focusing the text, and a click that found the block instead of the field is
+        repeated at the field's new place: after such a second click, select the text."""
+        for attempt in range(3):
+            point = yield from self._visible(block_id, point_of)
+            yield g.click(point)
+            if self.view.editing():
+                if attempt:
+                    yield g.hotkey("Control+a")
+                return
+        raise OracleError(f"the text editor of a field of {block_id} did not open")
+
     def _type(self, value: str) -> Iterator[Action]:
-        """The field's editor opened with its text selected: typing replaces it."""
+        """The field's editor is open with its text selected: typing replaces it."""
         yield g.type_text(value) if value else g.key("Backspace")
         yield g.key("Enter")
 

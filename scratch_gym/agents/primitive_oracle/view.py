@@ -40,6 +40,10 @@ class EditorView:
         """A dropdown field's ``[label, value]`` options."""
         return self.channel.call("geometry.options", {"id": block_id, "field": field})
 
+    def editing(self) -> bool:
+        """Whether a field's text editor is open and has the focus."""
+        return bool(self.channel.call("geometry.editing"))
+
     def vm(self) -> dict[str, Any]:
         """The editing target: ``{target, is_stage, blocks}`` (the VM's blocks)."""
         return self.channel.call("composite.blocks")
