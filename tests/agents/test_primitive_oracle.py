@@ -46,3 +46,23 @@ def test_ctrl_z_undoes_a_drag_from_the_palette(primitive_env):
     ] == ["motion_movesteps"]
     primitive_env.step(g.hotkey("Control+z"))
     assert set(view.vm()["blocks"]) == before
+
+
+@pytest.mark.parametrize("value", ["45", "0"])
+def test_an_angle_input_takes_the_typed_value(primitive_env, value):
+    """An angle opens its dial without focusing its text: the oracle clicks again and selects the
+    text before typing, so the value (0 too) reaches the VM instead of the void."""
+    from scratch_gym.agents.primitive_oracle.editing import ScriptEditor
+
+    primitive_env.reset(options={"task": "clock-backwards"})
+    view = EditorView(primitive_env)
+    blocks = view.vm()["blocks"]
+    block = next(i for i, b in blocks.items() if b["opcode"] == "motion_pointindirection")
+    plan = ScriptEditor(view).set_input(block, "DIRECTION", "90")
+    plan_then = ScriptEditor(view).set_input(block, "DIRECTION", value)
+    for gestures in (plan, plan_then):  # 0 -> 90 -> value: each time a change that must land
+        for action in gestures:
+            primitive_env.step(action)
+    blocks = view.vm()["blocks"]
+    shadow = blocks[block]["inputs"]["DIRECTION"]["shadow"]
+    assert str(blocks[shadow]["fields"]["NUM"]["value"]) == value
