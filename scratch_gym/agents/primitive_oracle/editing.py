@@ -242,12 +242,22 @@ class ScriptEditor:
         """Drag an existing block (and what hangs under it) so its ``handle`` connection lands on
         ``to``."""
         geo = self.view.block(block_id)
-        if geo is None or geo["grab"] is None or geo[handle] is None:
+        if geo is None or geo[handle] is None:
             raise OracleError(f"block {block_id} cannot be grabbed")
-        hold = geo[handle]
-        yield g.drag(
-            geo["grab"], (geo["grab"][0] + to[0] - hold[0], geo["grab"][1] + to[1] - hold[1])
-        )
+        # how far the block must travel: the same wherever the workspace is scrolled to
+        shift = (to[0] - geo[handle][0], to[1] - geo[handle][1])
+        for _ in range(g.MAX_SCROLLS):
+            ws = self.view.workspace()
+            geo = _geometry(ws, block_id)
+            grab = geo["grab"]
+            if grab is not None and g.in_area(ws["area"], grab, 5):
+                end = (grab[0] + shift[0], grab[1] + shift[1])
+                if end[0] < ws["area"]["x"]:  # a drop over the palette would delete it
+                    raise OracleError(f"block {block_id} and where it goes are not both in view")
+                yield g.drag(grab, end)
+                return
+            yield from self._scroll_to(ws, (geo["x"] + 20, geo["y"] + 10))
+        raise OracleError(f"block {block_id} cannot be grabbed")
 
     def _trash(self, block_id: str) -> Iterator[Action]:
         """Drag a block (with everything under it) onto the palette, which deletes it."""
