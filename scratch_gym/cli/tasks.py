@@ -52,8 +52,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     ls.add_argument("--block", help="only tasks tagged with this opcode")
     ls.add_argument("--scratchworld", metavar="PATH", help="list an original ScratchWorld checkout")
 
-    check = actions.add_parser("check", help="adversarial check of one task")
-    check.add_argument("task_id")
+    check = actions.add_parser("check", help="adversarial check of tasks (one, several, --all)")
+    check.add_argument("task_id", nargs="*", help="task ids (or --all)")
+    check.add_argument(
+        "--all",
+        action="store_true",
+        help="check every task (with --category: every task of it); a row per task, exit 1 "
+        "when any fails",
+    )
+    check.add_argument("--category", default=None, help="with --all: only this category")
     check.add_argument(
         "--primitive",
         action="store_true",
@@ -190,13 +197,45 @@ def editor_page() -> Iterator[Any]:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from scratch_gym.tasks import load_task
+    from scratch_gym.tasks import list_tasks, load_task
+
+    if args.all == bool(args.task_id):
+        raise SystemExit("tasks check: give task ids, or --all (not both)")
+    if args.category and not args.all:
+        raise SystemExit("tasks check: --category goes with --all")
+    tasks = list_tasks(args.category) if args.all else [load_task(t) for t in args.task_id]
+    if len(tasks) == 1:
+        return _check_one(tasks[0], args)
+    return _check_many(tasks, args)
+
+
+def _check_task(task: Any, page: Any, primitive: bool) -> tuple[list[str], dict[str, Any], Any]:
+    """A task's problems, its JSON report and the check (adversarial, then the oracle)."""
     from scratch_gym.tasks.adversarial import check_task
     from scratch_gym.tasks.scaffold import unfinished
 
-    task = load_task(args.task_id)
     todo = unfinished(task)
     if todo:
+        return [f"not filled in yet: {item}" for item in todo], {"task": task.id, "ok": False,
+                "unfinished": todo}, None  # fmt: skip
+    report = check_task(page, task)
+    problems = report.problems()
+    payload = report.to_json()
+    if primitive:
+        from scratch_gym.runner.solvability import check_oracle
+
+        oracle = check_oracle(task, "primitive")
+        problems += oracle.problems()
+        payload = {**payload, "primitive_oracle": oracle.to_json(), "ok": not problems}
+        return problems, payload, (report, oracle)
+    return problems, payload, (report, None)
+
+
+def _check_one(task: Any, args: argparse.Namespace) -> int:
+    from scratch_gym.tasks.scaffold import unfinished
+
+    todo = unfinished(task)
+    if todo:  # before opening an editor: nothing to run yet
         print(f"{task.id} is not filled in yet; still to do:")
         for item in todo:
             print(f"  - {item}")
@@ -204,29 +243,43 @@ def _check(args: argparse.Namespace) -> int:
             print_json_last({"task": task.id, "ok": False, "unfinished": todo})
         return 1
     with editor_page() as page:
-        report = check_task(page, task)
+        problems, payload, (report, oracle) = _check_task(task, page, args.primitive)
     rows = []
     for c in report.checks:
         got = "neutral" if c.result is None else f"psr {c.result.psr:.2f}"
         rows.append(("ok" if c.ok else "FAIL", c.expect, got, c.label))
     print(table(["", "must", "got", "project"], rows))
-    problems = report.problems()
-    payload = report.to_json()
-    if args.primitive:
-        from scratch_gym.runner.solvability import check_oracle
-
-        oracle = check_oracle(task, "primitive")
+    if oracle is not None:
         print(
             f"primitive oracle: {oracle.status} in {oracle.steps} steps "
             f"(step budget {oracle.budget}, needs at least {oracle.needed_budget})"
         )
-        problems += oracle.problems()
-        payload = {**payload, "primitive_oracle": oracle.to_json(), "ok": not problems}
     for problem in problems:
         print(f"problem: {problem}")
     if args.json:
         print_json_last(payload)
     return 0 if not problems else 1
+
+
+def _check_many(tasks: list[Any], args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    rows, failed, reports = [], [], []
+    with editor_page() as page:
+        for task in tqdm(tasks, desc="tasks check", unit="task"):
+            problems, payload, checked = _check_task(task, page, args.primitive)
+            reports.append(payload)
+            oracle = checked[1] if checked else None
+            steps = f"{oracle.status}, {oracle.steps} steps" if oracle is not None else "-"
+            rows.append((task.id, "ok" if not problems else "FAIL", steps, "; ".join(problems)))
+            if problems:
+                failed.append(task.id)
+    print(table(["task", "check", "primitive oracle", "problems"], rows))
+    print(f"{len(tasks) - len(failed)} of {len(tasks)} tasks pass")
+    if args.json:
+        print_json_last({"tasks": len(tasks), "passed": len(tasks) - len(failed),
+                         "failed": failed, "reports": reports})  # fmt: skip
+    return 0 if not failed else 1
 
 
 def _evaluate(args: argparse.Namespace) -> int:

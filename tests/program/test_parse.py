@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from scratch_gym.program import ScratchblocksError, parse_scripts, render_scripts
@@ -154,13 +152,6 @@ def test_disambiguation_by_arguments():
         "looks_say", "operator_length", "looks_say", "data_lengthoflist", "looks_say",
         "operator_mathop", "looks_say", "sensing_of", "sound_seteffectto", "looks_seteffectto",
     ]  # fmt: skip
-
-
-def test_parsing_is_fast(all_blocks_sprite: str):
-    start = time.perf_counter()
-    for _ in range(40):
-        parse_scripts(all_blocks_sprite)
-    assert time.perf_counter() - start < 4.0  # 40 x 130 lines
 
 
 @pytest.mark.parametrize("dialect", ["standard", "nl2scratch"])

@@ -14,14 +14,17 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_drag_ppo.py"
 
 
 def test_short_ppo_run_completes_and_saves_a_model(tmp_path):
+    import torch
+
+    torch.set_num_threads(1)  # the browser needs the other core
     spec = importlib.util.spec_from_file_location("train_drag_ppo", EXAMPLE)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     out = tmp_path / "ppo"
     results = module.main(
         [
-            "--timesteps", "64", "--envs", "1", "--n-steps", "32", "--ramp", "50",
-            "--eval-generated", "3", "--eval-stored", "2", "--out", str(out),
+            "--timesteps", "32", "--envs", "1", "--n-steps", "32", "--ramp", "50",
+            "--eval-generated", "2", "--eval-stored", "1", "--out", str(out),
         ]
     )  # fmt: skip
     assert (out / "model.zip").stat().st_size > 10_000
@@ -30,4 +33,4 @@ def test_short_ppo_run_completes_and_saves_a_model(tmp_path):
     assert saved == json.loads(json.dumps(results))
     for key in ("generated_trained", "generated_random", "stored_trained", "stored_random"):
         assert 0.0 <= saved[key]["success"] <= 1.0
-    assert saved["generated_trained"]["episodes"] == 3
+    assert saved["generated_trained"]["episodes"] == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 from scratch_gym.agents.single_drag import DragOracleAgent
@@ -22,8 +23,11 @@ def test_task_set_covers_both_kinds_views_and_sources():
         assert len(t.regions.start) and len(t.regions.end), t.id
 
 
-def test_oracle_succeeds_on_every_stored_task(drag_env):
+def test_oracle_succeeds_on_stored_tasks(drag_env):
+    """A slice in CI (every fourth task; all with SCRATCH_GYM_FULL=1); every task is the command
+    ``scratch-gym eval --suite single-drag --agent oracle --workers 2``."""
     tasks = load_tasks()
+    tasks = tasks if os.environ.get("SCRATCH_GYM_FULL") == "1" else tasks[::4]
     records, summary = run_agent(drag_env, DragOracleAgent(), tasks, runs=1, progress=False)
     failed = [r.task_id for r in records if not r.success]
     assert not failed, f"oracle failed on {failed}"
