@@ -47,6 +47,14 @@ def test_check_one_task(capsys, shared_page):
     assert {c["kind"] for c in out["checks"]} == {"golden", "start", "negative", "removal"}
 
 
+def test_check_several_tasks_a_row_each(capsys, shared_page):
+    code, out = run_cli(capsys, "check", "fix-countdown", "say-hello")
+    assert code == 0 and out["tasks"] == 2 and out["passed"] == 2 and out["failed"] == []
+    assert [r["task"] for r in out["reports"]] == ["fix-countdown", "say-hello"]
+    with pytest.raises(SystemExit, match="task ids, or --all"):
+        run_cli(capsys, "check", "say-hello", "--all")
+
+
 def test_evaluate_a_project_file(capsys, shared_page):
     from scratch_gym.tasks import load_task
 
