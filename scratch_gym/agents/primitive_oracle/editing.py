@@ -180,6 +180,7 @@ class ScriptEditor:
         self, after: str | None, parent: str | None, slot: str | None, source: dict[str, Any]
     ) -> Iterator[Action]:
         """The screen point the new block's connection must land on (scrolled into view)."""
+        last: Any = None
         for _ in range(g.MAX_SCROLLS):
             ws = self.view.workspace()
             if after is not None:
@@ -197,7 +198,12 @@ class ScriptEditor:
                 continue
             if g.in_area(ws["area"], point):
                 return point
-            yield from self._scroll_to(ws, point)
+            stuck = last is not None and abs(point[0] - last[0]) + abs(point[1] - last[1]) < 2
+            if stuck:  # the workspace scrolls no further that way: zoom out instead
+                yield from self._make_room(ws)
+            else:
+                yield from self._scroll_to(ws, point)
+            last = point
         raise OracleError("the drop point did not come into view")
 
     def _scroll_to(self, ws: dict[str, Any], point: Point) -> Iterator[Action]:
