@@ -66,3 +66,27 @@ def test_an_angle_input_takes_the_typed_value(primitive_env, value):
     blocks = view.vm()["blocks"]
     shadow = blocks[block]["inputs"]["DIRECTION"]["shadow"]
     assert str(blocks[shadow]["fields"]["NUM"]["value"]) == value
+
+
+def test_a_colour_not_on_the_stage_is_set_with_the_sliders(primitive_env):
+    """No pixel of the colour to pick with the eyedropper: Color, Saturation and Brightness are
+    set on the picker's sliders (exactly at the ends of their ranges, within a level elsewhere)."""
+    from scratch_gym.agents.primitive_oracle.editing import ScriptEditor
+
+    primitive_env.reset(options={"task": "pen-wall"})
+    view = EditorView(primitive_env)
+    category = g.find(view.elements(), type="category", text="Sensing")
+    primitive_env.step(g.click(g.centre(category)))
+    source = next(b for b in view.flyout() if b["opcode"] == "sensing_touchingcolor")
+    primitive_env.step(g.drag(source["grab"], (450.0, 300.0)))
+    placed = next(b for b in view.workspace()["blocks"] if b["opcode"] == "sensing_touchingcolor")
+    for colour in ("#ff0000", "#3a7bd5"):
+        for action in ScriptEditor(view).set_input(placed["id"], "COLOR", colour):
+            primitive_env.step(action)
+        blocks = view.vm()["blocks"]
+        got = blocks[blocks[placed["id"]]["inputs"]["COLOR"]["shadow"]]["fields"]["COLOUR"]["value"]
+        want = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+        have = [int(got[i : i + 2], 16) for i in (1, 3, 5)]
+        assert max(abs(a - b) for a, b in zip(want, have, strict=True)) <= (
+            0 if colour == "#ff0000" else 2
+        ), got

@@ -115,6 +115,18 @@
   });
 
   // The [label, value] options of a dropdown field of a workspace block (a shadow's id works too).
+  // The open colour picker's sliders (Color 0-360, Saturation 0-1, Brightness 0-255): where each
+  // track is on screen, its range and its value; [] when no picker is open.
+  SG.register('geometry.colourSliders', () => {
+    const div = document.querySelector('.blocklyDropDownDiv');
+    if (!div || div.style.display === 'none') return [];
+    return [...div.querySelectorAll('input.scratchColourSlider')].map(el => {
+      const r = el.getBoundingClientRect();
+      return {x: r.left, y: r.top, w: r.width, h: r.height, min: Number(el.min),
+        max: Number(el.max), value: Number(el.value)};
+    });
+  });
+
   // Is a field's text editor open and focused (what typing would go into)?
   SG.register('geometry.editing', () => {
     const el = document.activeElement;

@@ -375,13 +375,13 @@ class ScriptEditor:
         raise OracleError(f"{value!r} is not an option of {what}")
 
     def _pick_colour(self, field: Point, value: str) -> Iterator[Action]:
-        """Set a colour with the picker's eyedropper on a stage pixel of that colour."""
+        """Set a colour with the picker's eyedropper on a stage pixel of that colour, or, where
+        the stage shows none, with its Color, Saturation and Brightness sliders."""
         stage = g.find(self.view.elements(), type="stage")
-        if stage is None:
-            raise OracleError("the stage is not on screen to pick a colour from")
-        spot = g.colour_spot(self.view.screenshot(), stage, value)
+        spot = None if stage is None else g.colour_spot(self.view.screenshot(), stage, value)
         if spot is None:
-            raise OracleError(f"no pixel of colour {value} on the stage to pick it from")
+            yield from self._slide_colour(field, value)
+            return
         yield g.click(field)
         dropper = [
             e
@@ -392,6 +392,30 @@ class ScriptEditor:
             raise OracleError("the colour picker has no eyedropper")
         yield g.click(g.centre(dropper[-1]))
         yield g.click(spot)
+
+    def _slide_colour(self, field: Point, value: str) -> Iterator[Action]:
+        """Open the picker and set each slider: a click on its track where the value lies, then
+        Home or End for a value at an end of the range, or the arrow keys to correct the rest."""
+        yield g.click(field)
+        targets = g.slider_values(value)
+        for index, target in enumerate(targets):
+            sliders = self.view.colour_sliders()
+            if len(sliders) != len(targets):
+                raise OracleError("the colour picker did not open with its three sliders")
+            yield g.click(g.slider_point(sliders[index], target))
+            s = self.view.colour_sliders()[index]
+            step = (s["max"] - s["min"]) / 1000 if s["max"] <= 1 else 1.0
+            if target <= s["min"]:
+                yield g.key("Home")
+            elif target >= s["max"]:
+                yield g.key("End")
+            else:
+                for _ in range(4):  # a click lands within a step or two of the value
+                    off = round((target - self.view.colour_sliders()[index]["value"]) / step)
+                    if off == 0:
+                        break
+                    yield g.key("ArrowRight" if off > 0 else "ArrowLeft")
+        yield g.key("Escape")
 
     def _dialog_name(self, value: str) -> Iterator[Action]:
         """Type a name into the open prompt and confirm it."""

@@ -6,6 +6,7 @@ only through :class:`~scratch_gym.agents.primitive_oracle.view.EditorView`.
 
 from __future__ import annotations
 
+import colorsys
 from collections.abc import Iterator
 from typing import Any
 
@@ -187,3 +188,23 @@ def menu_pick(view: EditorView, labels: list[str]) -> Iterator[Action]:
         last = max(items, key=lambda e: e["y"])
         yield scroll((last["cx"], last["cy"]), 200.0)
     raise OracleError(f"menu item {labels[0]!r} not found")
+
+
+def slider_values(colour: str) -> list[float]:
+    """The colour picker's slider values for ``#rrggbb``: Color (0-360), Saturation (0-1) and
+    Brightness (0-255), the editor's HSV."""
+    text = colour.lstrip("#")
+    if len(text) != 6:
+        raise OracleError(f"{colour!r} is not a #rrggbb colour")
+    r, g_, b = (int(text[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    h, s, v = colorsys.rgb_to_hsv(r, g_, b)
+    return [round(h * 360), round(s, 3), round(v * 255)]
+
+
+def slider_point(slider: dict[str, Any], value: float) -> Point:
+    """Where a click on a range slider's track sets ``value`` (the thumb is about as wide as
+    the track is high, and its centre spans the track less half a thumb at each end)."""
+    thumb = slider["h"]
+    frac = (value - slider["min"]) / ((slider["max"] - slider["min"]) or 1)
+    x = slider["x"] + thumb / 2 + frac * max(slider["w"] - thumb, 1)
+    return (x, slider["y"] + slider["h"] / 2)

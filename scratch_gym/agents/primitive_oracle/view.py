@@ -40,6 +40,11 @@ class EditorView:
         """A dropdown field's ``[label, value]`` options."""
         return self.channel.call("geometry.options", {"id": block_id, "field": field})
 
+    def colour_sliders(self) -> list[dict[str, Any]]:
+        """The open colour picker's sliders: track box, range and value (Color, Saturation,
+        Brightness); [] when no picker is open."""
+        return self.channel.call("geometry.colourSliders")
+
     def editing(self) -> bool:
         """Whether a field's text editor is open and has the focus."""
         return bool(self.channel.call("geometry.editing"))
