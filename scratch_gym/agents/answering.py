@@ -52,18 +52,26 @@ class AnswerOracleAgent(_PrivilegedAgent):
         return str(self.fact("answer"))
 
 
-class AnswerRandomAgent(Agent):
-    name = "random"
-    mode = "perception"
+class _SeededRandomAgent(Agent):
+    """A random baseline of one mode, seeded per episode."""
 
-    def __init__(self, mode: str = "perception", seed: int = 0) -> None:
+    name = "random"
+
+    def __init__(self, mode: str, seed: int = 0) -> None:
         super().__init__()
-        if mode != "perception":
-            raise ValueError(f"the random answer agent acts in perception mode, not {mode!r}")
+        if mode != self.mode:
+            raise ValueError(f"this random agent acts in {self.mode} mode, not {mode!r}")
         self.rng = np.random.default_rng(seed)
 
     def seed(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
+
+
+class AnswerRandomAgent(_SeededRandomAgent):
+    mode = "perception"
+
+    def __init__(self, mode: str = "perception", seed: int = 0) -> None:
+        super().__init__(mode, seed)
 
     def act(self, observation: Any, info: dict[str, Any]) -> str:
         return "yes" if self.rng.random() < 0.5 else "no"
@@ -93,20 +101,13 @@ RANDOM_BLOCKS = (
 )
 
 
-class ProgramRandomAgent(Agent):
+class ProgramRandomAgent(_SeededRandomAgent):
     """One script: a random hat and one to four random stack blocks (seeded)."""
 
-    name = "random"
     mode = "nl2scratch"
 
     def __init__(self, mode: str = "nl2scratch", seed: int = 0) -> None:
-        super().__init__()
-        if mode != "nl2scratch":
-            raise ValueError(f"the random program agent acts in nl2scratch mode, not {mode!r}")
-        self.rng = np.random.default_rng(seed)
-
-    def seed(self, seed: int) -> None:
-        self.rng = np.random.default_rng(seed)
+        super().__init__(mode, seed)
 
     def act(self, observation: Any, info: dict[str, Any]) -> str:
         hat = RANDOM_HATS[int(self.rng.integers(len(RANDOM_HATS)))]
