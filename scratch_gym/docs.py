@@ -3,7 +3,8 @@
 ``python -m scratch_gym.docs`` rewrites every ``<!-- BEGIN GENERATED: name -->`` ...
 ``<!-- END GENERATED: name -->`` section of README.md and of docs/write-your-own-task.md (the test
 API reference, from its docstrings) and writes ``docs/tasks.md`` (the task table, from the task
-files); ``--check`` fails when one is stale (a test runs it).
+files) and ``docs/environments.md`` (each environment class's documentation, from its
+docstrings); ``--check`` fails when one is stale (a test runs it).
 """
 
 from __future__ import annotations
@@ -22,6 +23,28 @@ def env_ids_markdown() -> str:
     rows = ["| id | for |", "| --- | --- |"]
     rows.extend(f"| `{env_id}` | {spec.doc} |" for env_id, spec in ENV_IDS.items())
     return "\n".join(rows)
+
+
+def environments_markdown() -> str:
+    """docs/environments.md: each environment class with its ids and its own documentation
+    (module and class docstrings: spaces, rewards, starting state, episode end, arguments)."""
+    import importlib
+    import inspect
+
+    by_class: dict[str, list[str]] = {}
+    for env_id, spec in ENV_IDS.items():
+        by_class.setdefault(spec.entry_point, []).append(env_id)
+    out = [ENVIRONMENTS_DOC_HEADER]
+    for entry_point, ids in by_class.items():
+        module_name, class_name = entry_point.split(":")
+        module = importlib.import_module(module_name)
+        cls = getattr(module, class_name)
+        out.append(f"## `{class_name}` (`{module_name}`)\n")
+        out.append("Registered as " + ", ".join(f"`{i}`" for i in ids) + ".\n")
+        for doc in (inspect.getdoc(module), inspect.getdoc(cls)):
+            if doc:
+                out.append(doc.strip() + "\n")
+    return "\n".join(out)
 
 
 def tasks_table_markdown() -> str:
@@ -68,6 +91,11 @@ SECTIONS: dict[str, Callable[[], str]] = {
     "test-api": api_reference_markdown,
 }
 GUIDES = ("write-your-own-task.md",)  # docs/ pages with generated sections
+ENVIRONMENTS_DOC_HEADER = (
+    "# Environments\n\nGenerated from the environment classes' docstrings by "
+    "`python -m scratch_gym.docs`: what each registered id is built from, its spaces, rewards, "
+    "starting state, episode end and arguments.\n"
+)
 TASKS_DOC_HEADER = (
     "# Task suite\n\nGenerated from the task files by `python -m scratch_gym.docs`.\n\n"
 )
@@ -100,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     wanted = {
         path: render(path.read_text()),
         tasks_doc: TASKS_DOC_HEADER + tasks_table_markdown() + "\n",
+        path.parent / "docs" / "environments.md": environments_markdown(),
     }
     for guide in GUIDES:
         wanted[path.parent / "docs" / guide] = render((path.parent / "docs" / guide).read_text())
