@@ -23,9 +23,9 @@ from scratch_gym.agents.base import Agent
 class _PrivilegedAgent(Agent):
     """Reads the episode's hidden facts through the bound env's privileged channel."""
 
-    def __init__(self, mode: str) -> None:
+    def __init__(self, mode: str | None = None) -> None:
         super().__init__()
-        if mode != self.mode:
+        if mode not in (None, self.mode):
             raise ValueError(f"the {self.name} agent acts in {self.mode} mode, not {mode!r}")
         self.channel: Any = None
 
@@ -45,9 +45,6 @@ class AnswerOracleAgent(_PrivilegedAgent):
     name = "oracle"
     mode = "perception"
 
-    def __init__(self, mode: str = "perception") -> None:
-        super().__init__(mode)
-
     def act(self, observation: Any, info: dict[str, Any]) -> str:
         return str(self.fact("answer"))
 
@@ -57,9 +54,9 @@ class _SeededRandomAgent(Agent):
 
     name = "random"
 
-    def __init__(self, mode: str, seed: int = 0) -> None:
+    def __init__(self, mode: str | None = None, seed: int = 0) -> None:
         super().__init__()
-        if mode != self.mode:
+        if mode not in (None, self.mode):
             raise ValueError(f"this random agent acts in {self.mode} mode, not {mode!r}")
         self.rng = np.random.default_rng(seed)
 
@@ -70,9 +67,6 @@ class _SeededRandomAgent(Agent):
 class AnswerRandomAgent(_SeededRandomAgent):
     mode = "perception"
 
-    def __init__(self, mode: str = "perception", seed: int = 0) -> None:
-        super().__init__(mode, seed)
-
     def act(self, observation: Any, info: dict[str, Any]) -> str:
         return "yes" if self.rng.random() < 0.5 else "no"
 
@@ -80,9 +74,6 @@ class AnswerRandomAgent(_SeededRandomAgent):
 class ProgramOracleAgent(_PrivilegedAgent):
     name = "oracle"
     mode = "nl2scratch"
-
-    def __init__(self, mode: str = "nl2scratch") -> None:
-        super().__init__(mode)
 
     def act(self, observation: Any, info: dict[str, Any]) -> str:
         return "\n".join(self.fact("reference"))
@@ -105,9 +96,6 @@ class ProgramRandomAgent(_SeededRandomAgent):
     """One script: a random hat and one to four random stack blocks (seeded)."""
 
     mode = "nl2scratch"
-
-    def __init__(self, mode: str = "nl2scratch", seed: int = 0) -> None:
-        super().__init__(mode, seed)
 
     def act(self, observation: Any, info: dict[str, Any]) -> str:
         hat = RANDOM_HATS[int(self.rng.integers(len(RANDOM_HATS)))]
