@@ -17,31 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from scratch_gym.agents.base import Agent
+from scratch_gym.agents.base import Agent, PrivilegedAgent
 
 
-class _PrivilegedAgent(Agent):
-    """Reads the episode's hidden facts through the bound env's privileged channel."""
-
-    def __init__(self, mode: str | None = None) -> None:
-        super().__init__()
-        if mode not in (None, self.mode):
-            raise ValueError(f"the {self.name} agent acts in {self.mode} mode, not {mode!r}")
-        self.channel: Any = None
-
-    def bind(self, env: Any) -> None:
-        self.channel = (env.unwrapped if hasattr(env, "unwrapped") else env).privileged()
-
-    def fact(self, key: str) -> Any:
-        if self.channel is None:
-            raise RuntimeError(f"the {self.name} agent needs bind(env) before it acts")
-        facts = self.channel.facts()
-        if facts.get(key) is None:
-            raise RuntimeError(f"the environment published no {key!r} for this episode")
-        return facts[key]
-
-
-class AnswerOracleAgent(_PrivilegedAgent):
+class AnswerOracleAgent(PrivilegedAgent):
     name = "oracle"
     mode = "perception"
 
@@ -71,7 +50,7 @@ class AnswerRandomAgent(_SeededRandomAgent):
         return "yes" if self.rng.random() < 0.5 else "no"
 
 
-class ProgramOracleAgent(_PrivilegedAgent):
+class ProgramOracleAgent(PrivilegedAgent):
     name = "oracle"
     mode = "nl2scratch"
 

@@ -11,8 +11,9 @@ while True:
 ```
 
 Agents that need privileged access to the editor (the oracle reads block geometry) get the
-environment through :meth:`Agent.bind`; ``agent.info`` holds what the last ``act`` wants recorded
-(token usage, the raw reply, parse errors).
+environment through :meth:`Agent.bind` and read it through its privileged channel
+(:func:`privileged_channel`; :class:`PrivilegedAgent` does both); ``agent.info`` holds what the
+last ``act`` wants recorded (token usage, the raw reply, parse errors).
 """
 
 from __future__ import annotations
@@ -56,3 +57,32 @@ class Agent(ABC):
     def close(self) -> None:
         """Release what the agent holds (HTTP sessions, ...)."""
         return None
+
+
+def privileged_channel(env: Any) -> Any:
+    """The env's privileged channel (``env.unwrapped.privileged()``): read-only access to its
+    editor and to the episode's hidden facts, for oracles only."""
+    return (env.unwrapped if hasattr(env, "unwrapped") else env).privileged()
+
+
+class PrivilegedAgent(Agent):
+    """An agent of one ``mode`` that reads the bound env's privileged channel: ``self.channel``
+    for the editor, :meth:`fact` for the episode's hidden facts."""
+
+    def __init__(self, mode: str | None = None) -> None:
+        super().__init__()
+        if mode not in (None, self.mode):
+            raise ValueError(f"the {self.name} agent acts in {self.mode} mode, not {mode!r}")
+        self.channel: Any = None
+
+    def bind(self, env: Any) -> None:
+        self.channel = privileged_channel(env)
+
+    def fact(self, key: str) -> Any:
+        """One of the episode's hidden facts (``hidden_facts()`` of the env)."""
+        if self.channel is None:
+            raise RuntimeError(f"the {self.name} agent needs bind(env) before it acts")
+        facts = self.channel.facts()
+        if facts.get(key) is None:
+            raise RuntimeError(f"the environment published no {key!r} for this episode")
+        return facts[key]

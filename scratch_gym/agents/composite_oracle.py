@@ -18,15 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from scratch_gym.agents.base import privileged_channel
 from scratch_gym.agents.composite_plan import (
     Node,
     TreeReader,
     align_stacks,
-    missing_data,
     pair_scripts,
-    same_scripts,
 )
-from scratch_gym.agents.golden import GoldenOracle, Unsupported
+from scratch_gym.agents.golden import GoldenOracle
 from scratch_gym.observations.numbering import number_blocks
 
 Action = dict[str, Any]
@@ -44,7 +43,7 @@ class CompositeOracleAgent(GoldenOracle):
         self.channel: Any = None  # the env's privileged channel
 
     def bind(self, env: Any) -> None:
-        self.channel = (env.unwrapped if hasattr(env, "unwrapped") else env).privileged()
+        self.channel = privileged_channel(env)
 
     # -- the live editor ------------------------------------------------------------------------
     @property
@@ -68,20 +67,11 @@ class CompositeOracleAgent(GoldenOracle):
         return {i for i, b in blocks.items() if b.get("topLevel") and not b.get("shadow")}
 
     # -- the plan -------------------------------------------------------------------------------
+    def _live_project(self) -> dict[str, Any]:
+        return self.page.project()
+
     def _plan(self) -> Iterator[Action]:
-        assert self.golden is not None
-        live = {t["name"]: t for t in self.page.project()["targets"]}
-        golden = sorted(self.golden["targets"], key=lambda t: not t.get("isStage"))
-        for target in golden:
-            if target["name"] not in live:
-                raise Unsupported(f"the golden adds the target {target['name']!r}")
-        for target in golden:
-            have = live[target["name"]]
-            missing = missing_data(target, have)
-            want = TreeReader(target.get("blocks") or {}, vm=False).scripts()
-            now = TreeReader(have.get("blocks") or {}, vm=False).scripts()
-            if not missing and same_scripts(want, now):
-                continue
+        for target, missing, want in self._targets_to_edit():
             yield from self._select(target)
             scope = "all" if target.get("isStage") else "sprite"
             for api, name in missing:
@@ -89,19 +79,6 @@ class CompositeOracleAgent(GoldenOracle):
             yield from self._edit_target(want)
         self.mismatch = self._differences()
         yield {"api": "done", "args": {}}
-
-    def _differences(self) -> list[str]:
-        """Targets whose live scripts still differ from the golden's (an oracle bug if any)."""
-        assert self.golden is not None
-        live = {t["name"]: t for t in self.page.project()["targets"]}
-        return [
-            t["name"]
-            for t in self.golden["targets"]
-            if not same_scripts(
-                TreeReader(t.get("blocks") or {}, vm=False).scripts(),
-                TreeReader(live[t["name"]].get("blocks") or {}, vm=False).scripts(),
-            )
-        ]
 
     def _select(self, target: dict[str, Any]) -> Iterator[Action]:
         state = self._blocks()

@@ -1,15 +1,15 @@
 """A scripted primitive-mode agent for the demo episode: builds and runs a two-block script.
 
 It reads block geometry through the env's privileged channel (``bind``; information no learning
-agent gets) and acts only through primitive actions: drag "move (10) steps" onto the canvas, drag "turn right (15)
-degrees" under it, click the script to run it, then ``done``.
+agent gets) and acts only through primitive actions: drag "move (10) steps" onto the canvas,
+drag "turn right (15) degrees" under it, click the script to run it, then ``done``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from scratch_gym.agents.base import Agent
+from scratch_gym.agents.base import Agent, privileged_channel
 
 CANVAS_DROP = (450.0, 200.0)
 
@@ -40,7 +40,7 @@ class DemoAgent(Agent):
         self._step = 0
 
     def bind(self, env: Any) -> None:
-        self.page = (env.unwrapped if hasattr(env, "unwrapped") else env).privileged()
+        self.page = privileged_channel(env)
 
     def reset(self, task: Any = None) -> None:
         super().reset(task)

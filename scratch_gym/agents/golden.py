@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from scratch_gym.agents.base import Agent
+from scratch_gym.agents.composite_plan import TreeReader, missing_data, same_scripts
 from scratch_gym.program.projects import empty_project
 from scratch_gym.program.projects import project_json as read_project_json
 
@@ -30,9 +31,8 @@ class GoldenOracle(Agent):
     name = "oracle"
     DONE: Any = None  # the mode's "done" and "failed" actions
     FAILED: Any = None
-    ActionFailed: type[Exception] = (
-        RuntimeError  # raised when the env reports its last action failed
-    )
+    # raised when the env reports that the oracle's last action failed
+    ActionFailed: type[Exception] = RuntimeError
 
     def __init__(self) -> None:
         super().__init__()
@@ -73,3 +73,38 @@ class GoldenOracle(Agent):
 
     def _plan(self) -> Iterator[Any]:
         raise NotImplementedError
+
+    def _live_project(self) -> dict[str, Any]:
+        """The editor's project.json now (through the privileged channel)."""
+        raise NotImplementedError
+
+    def _targets_to_edit(self) -> Iterator[tuple[dict[str, Any], list[tuple[str, str]], Any]]:
+        """The golden's targets (stage first) whose scripts, variables or lists differ from the
+        live ones: (target, the data to make, the scripts wanted). Unsupported when the golden
+        adds a target."""
+        assert self.golden is not None
+        live = {t["name"]: t for t in self._live_project()["targets"]}
+        golden = sorted(self.golden["targets"], key=lambda t: not t.get("isStage"))
+        for target in golden:
+            if target["name"] not in live:
+                raise Unsupported(f"the golden adds the target {target['name']!r}")
+        for target in golden:
+            have = live[target["name"]]
+            missing = missing_data(target, have)
+            want = TreeReader(target.get("blocks") or {}, vm=False).scripts()
+            now = TreeReader(have.get("blocks") or {}, vm=False).scripts()
+            if missing or not same_scripts(want, now):
+                yield target, missing, want
+
+    def _differences(self) -> list[str]:
+        """Targets whose live scripts still differ from the golden's (an oracle bug if any)."""
+        assert self.golden is not None
+        live = {t["name"]: t for t in self._live_project()["targets"]}
+        return [
+            t["name"]
+            for t in self.golden["targets"]
+            if not same_scripts(
+                TreeReader(t.get("blocks") or {}, vm=False).scripts(),
+                TreeReader(live[t["name"]].get("blocks") or {}, vm=False).scripts(),
+            )
+        ]

@@ -17,31 +17,17 @@ from typing import Any
 
 import numpy as np
 
-from scratch_gym.agents.base import Agent
+from scratch_gym.agents.base import PrivilegedAgent
 
 CODE_AREA = ((60.0, 93.0), (781.0, 719.0))  # palette + workspace: where blocks are
 
 
-class _DragAgent(Agent):
+class _DragAgent(PrivilegedAgent):
     mode = "single_drag"
-
-    def __init__(self, mode: str = "single_drag") -> None:
-        super().__init__()
-        if mode != "single_drag":
-            raise ValueError(f"the {self.name} drag agent acts in single_drag mode, not {mode!r}")
-        self.channel: Any = None
-
-    def bind(self, env: Any) -> None:
-        self.channel = (env.unwrapped if hasattr(env, "unwrapped") else env).privileged()
 
     def regions(self) -> Any:
         """The episode's feasible regions (privileged)."""
-        if self.channel is None:
-            raise RuntimeError(f"the {self.name} drag agent needs bind(env) before it acts")
-        regions = self.channel.facts().get("regions")
-        if regions is None:
-            raise RuntimeError("the environment published no feasible regions for this episode")
-        return regions
+        return self.fact("regions")
 
 
 class DragOracleAgent(_DragAgent):
@@ -59,7 +45,7 @@ class DragRandomAgent(_DragAgent):
 
     name = "random"
 
-    def __init__(self, mode: str = "single_drag", seed: int = 0) -> None:
+    def __init__(self, mode: str | None = None, seed: int = 0) -> None:
         super().__init__(mode)
         self.episode_seed = seed
         self.rng = np.random.default_rng(seed)

@@ -131,17 +131,21 @@ def agent_kwargs(args: argparse.Namespace) -> dict:
     return {}
 
 
+# the command-line flag of each suite option
+SUITE_FLAGS = {
+    "scratchworld": "--scratchworld",
+    "setting": "--setting",
+    "seed": "--perception-seed",
+    "screens": "--screens",
+    "references": "--references",
+}
+
+
 def suite_from_args(args: argparse.Namespace) -> Suite:
     """The suite the arguments name, with its options (ValueError naming a misplaced one)."""
     from scratch_gym.suites import make_suite
 
-    if args.scratchworld and args.suite != "scratchworld":
-        raise ValueError("--scratchworld PATH goes with --suite scratchworld")
-    if args.suite == "scratchworld":
-        if not args.scratchworld:
-            raise ValueError(
-                "--suite scratchworld needs --scratchworld PATH (a ScratchWorld checkout)"
-            )
+    if args.suite == "scratchworld" and args.scratchworld:
         from scratch_gym.tasks.scratchworld import ScratchWorldCheckout
 
         try:
@@ -155,14 +159,7 @@ def suite_from_args(args: argparse.Namespace) -> Suite:
         "screens": args.screens,
         "references": args.references,
     }
-    flags = {"seed": "--perception-seed", "scratchworld": "--scratchworld"}
-    try:
-        return make_suite(args.suite, **options)
-    except ValueError as exc:
-        text = str(exc)
-        for key, flag in flags.items():
-            text = text.replace(f"option {key} ", f"option {flag} ")
-        raise ValueError(text.replace("option ", "option --")) from None
+    return make_suite(args.suite, labels=SUITE_FLAGS, **options)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -36,17 +36,20 @@ class ProgramItem:
 
 def corpus_items(path: str | Path) -> list[ProgramItem]:
     """The items of a references JSONL, with ids ``nl2s-<line index>``."""
-    from scratch_gym.nl2scratch.program_env import read_corpus
+    from scratch_gym.nl2scratch.program_env import as_lines, read_corpus
 
-    return [
-        ProgramItem(
-            id=f"nl2s-{i:04d}",
-            instruction=str(row["nl"]),
-            reference=tuple(_lines(row.get("pseudocode", row.get("gold_pseudocode")))),
-            key=str(row.get("key", "")),
+    items = []
+    for i, row in enumerate(read_corpus(path)):
+        reference = row.get("pseudocode", row.get("gold_pseudocode"))
+        items.append(
+            ProgramItem(
+                id=f"nl2s-{i:04d}",
+                instruction=str(row["nl"]),
+                reference=tuple(as_lines(reference)) if reference is not None else (),
+                key=str(row.get("key", "")),
+            )
         )
-        for i, row in enumerate(read_corpus(path))
-    ]
+    return items
 
 
 def task_items(task_ids: list[str] | None = None) -> list[ProgramItem]:
@@ -70,11 +73,3 @@ def task_items(task_ids: list[str] | None = None) -> list[ProgramItem]:
             )
         )
     return items
-
-
-def _lines(program: Any) -> list[str]:
-    if program is None:
-        return []
-    if isinstance(program, str):
-        return program.splitlines()
-    return [str(line) for line in program]

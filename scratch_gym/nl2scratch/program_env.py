@@ -154,7 +154,7 @@ class ProgramEnv(PageEnv):
             reference = options.pop("reference", None)
             episode = ProgramEpisode(
                 description=str(options.pop("nl")),
-                reference=_lines(reference) if reference is not None else None,
+                reference=as_lines(reference) if reference is not None else None,
                 key=str(options.pop("key", "")),
             )
         elif self.corpus is not None and "task" not in options:
@@ -166,7 +166,7 @@ class ProgramEnv(PageEnv):
             row = self.corpus[int(index)]
             episode = ProgramEpisode(
                 description=row["nl"],
-                reference=_lines(row.get("pseudocode")),
+                reference=as_lines(row.get("pseudocode")),
                 key=row.get("key", ""),
             )
         else:
@@ -263,7 +263,8 @@ class ProgramEnv(PageEnv):
         }
 
 
-def _lines(program: Any) -> list[str]:
+def as_lines(program: Any) -> list[str]:
+    """A program given as one text or as a list of lines, as its lines."""
     if isinstance(program, str):
         return program.splitlines()
     return [str(line) for line in program]

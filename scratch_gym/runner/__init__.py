@@ -3,7 +3,8 @@ recordings.
 
 * ``evaluate(AgentSpec(...), categories=..., runs=k, workers=n, results=path, resume=...)``
 * ``run_task(task_id, agent, mode, record_dir=...)``: one watched episode
-* ``table1(records)``, ``single_drag_table``, ``perception_table``, ``plot_categories``
+* ``table1(records)``, ``perception_table``, ``plot_categories``; each suite's report in
+  :mod:`scratch_gym.runner.reports`
 * ``ResultsFile``: the JSONL store (atomic appends, resume)
 * ``Recorder``: GIF + HTML of an episode
 """
@@ -15,7 +16,7 @@ from scratch_gym.runner.recording import Recorder
 from scratch_gym.runner.results import ResultsFile
 from scratch_gym.runner.single import run_task
 from scratch_gym.runner.suite import ResumeError, evaluate, select_tasks
-from scratch_gym.runner.tables import perception_table, single_drag_table, summary, table1
+from scratch_gym.runner.tables import perception_table, summary, table1
 
 __all__ = [
     "AgentSpec",
@@ -28,7 +29,6 @@ __all__ = [
     "perception_table",
     "run_task",
     "select_tasks",
-    "single_drag_table",
     "summary",
     "table1",
 ]

@@ -32,8 +32,7 @@ def select_tasks(
 ) -> list[Any]:
     """Tasks of ``suite`` (default: the task suite, or ScratchWorld's with ``scratchworld``) by
     id, or of the given categories (all when neither is given)."""
-    if suite is None:
-        suite = TaskSuite(scratchworld=str(scratchworld)) if scratchworld else TaskSuite()
+    suite = suite or TaskSuite(scratchworld=str(scratchworld) if scratchworld else None)
     return suite.select(categories, task_ids)
 
 
@@ -60,8 +59,7 @@ def evaluate(
     ``suite``: the suite to run (see :mod:`scratch_gym.suites`; default the task suite);
     ``scratchworld`` is short for the suite of that ScratchWorld checkout's tasks (scored by its
     own scripts). ``limit`` stops after that many new episodes (for tests of interruption)."""
-    if suite is None:
-        suite = TaskSuite(scratchworld=str(scratchworld)) if scratchworld else TaskSuite()
+    suite = suite or TaskSuite(scratchworld=str(scratchworld) if scratchworld else None)
     suite.check_mode(agent.mode)
     store = ResultsFile(results)
     store.repair()

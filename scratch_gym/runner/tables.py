@@ -1,4 +1,5 @@
-"""Result tables: the paper's Table 1, and tables for single-drag and perception runs.
+"""Result tables: the paper's Table 1, and the table of perception runs (single-drag runs are
+tabled by their suite, :mod:`scratch_gym.suites.single_drag`).
 
 Table 1: one block per mode, one row per agent, SR per category (Create, Debug, Extend, Compute),
 overall SR and overall PSR. Rates average over every counted episode (all tasks x k runs): agent
@@ -84,26 +85,6 @@ def table1(records: Iterable[dict[str, Any]]) -> str:
         ]
         blocks.append(f"{mode.capitalize()} mode (success rate %, PSR %)\n{table(headers, rows)}")
     return "\n\n".join(blocks)
-
-
-def single_drag_table(records: Iterable[dict[str, Any]]) -> str:
-    """Single-drag runs (records with mode ``single_drag``, ``kind``, ``success``,
-    ``start_correct``): success and start accuracy per task kind and overall, per agent."""
-    records = [r for r in records if r.get("mode") == "single_drag" and is_counted(r)]
-    kinds = sorted({r.get("kind", "") for r in records})
-    rows = []
-    for agent in _ordered(r["agent"] for r in records):
-        mine = [r for r in records if r["agent"] == agent]
-        row: list[Any] = [agent]
-        for kind in kinds:
-            row.append(_pct(_mean(r["success"] for r in mine if r.get("kind") == kind)))
-        row += [
-            _pct(_mean(r["success"] for r in mine)),
-            _pct(_mean(r.get("start_correct", False) for r in mine)),
-            len(mine),
-        ]
-        rows.append(row)
-    return table(["agent", *kinds, "success", "start correct", "episodes"], rows)
 
 
 PERCEPTION_KINDS = ("connection", "existence", "field")

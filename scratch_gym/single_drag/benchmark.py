@@ -10,7 +10,7 @@ from tqdm import tqdm
 from scratch_gym.agents.base import Agent
 from scratch_gym.runner.episode import run_episode
 from scratch_gym.single_drag.env import SingleDragEnv
-from scratch_gym.single_drag.metrics import RunRecord, summarise
+from scratch_gym.single_drag.metrics import RunRecord, table_summary
 from scratch_gym.single_drag.task import Task
 from scratch_gym.suites.single_drag import SingleDragSuite
 
@@ -45,25 +45,9 @@ def run_agent(
                 raise RuntimeError(
                     f"{agent.name} failed on {task.id}: {outcome['agent_exception']}"
                 )
-            records.append(
-                RunRecord(
-                    task.id,
-                    run,
-                    bool(outcome["success"]),
-                    bool(outcome["start_correct"]),
-                    bool(outcome["end_correct"]),
-                    _float(outcome["start_error_px"]),
-                    _float(outcome["end_error_px"]),
-                )
-            )
+            records.append(RunRecord.from_outcome(task.id, run, outcome))
             bar.update(1)
     bar.close()
-    summary = summarise(records, tuple(range(1, min(runs, 3) + 1)))
-    for k in range(runs + 1, 4):
-        summary[f"pass@{k}"] = summary[f"pass@{runs}"]
+    summary = table_summary(records)
     summary["step_ms_p50"] = sorted(step_ms)[len(step_ms) // 2] if step_ms else float("nan")
     return records, summary
-
-
-def _float(value: float | None) -> float:
-    return float("nan") if value is None else float(value)

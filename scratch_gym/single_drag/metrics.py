@@ -23,6 +23,25 @@ class RunRecord:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    @classmethod
+    def from_outcome(cls, task_id: str, run: int, outcome: dict[str, Any]) -> RunRecord:
+        """From an episode's outcome or results record (the single-drag suite's fields; a
+        missing distance is NaN)."""
+
+        def px(key: str) -> float:
+            value = outcome.get(key)
+            return float("nan") if value is None else float(value)
+
+        return cls(
+            task_id,
+            run,
+            bool(outcome.get("success")),
+            bool(outcome.get("start_correct")),
+            bool(outcome.get("end_correct")),
+            px("start_error_px"),
+            px("end_error_px"),
+        )
+
 
 def pass_at_k(records: list[RunRecord], k: int) -> float:
     """Share of tasks that succeed in at least one of their first ``k`` runs."""
@@ -50,6 +69,16 @@ def summarise(records: list[RunRecord], ks: tuple[int, ...] = (1, 2, 3)) -> dict
     out["end_err_px"] = _mean([r.end_error_px for r in records])
     out["tasks"] = len({r.task_id for r in records})
     out["episodes"] = len(records)
+    return out
+
+
+def table_summary(records: list[RunRecord]) -> dict[str, Any]:
+    """``summarise`` for the results table: Pass@1-3, where Pass@k of fewer than k runs per task
+    is Pass@(runs)."""
+    runs = max((r.run for r in records), default=0) + 1
+    out = summarise(records, tuple(range(1, min(runs, 3) + 1)))
+    for k in range(runs + 1, 4):
+        out[f"pass@{k}"] = out[f"pass@{runs}"]
     return out
 
 

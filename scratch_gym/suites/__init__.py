@@ -15,6 +15,7 @@ nl2scratch    references JSONL / task goldens nl2scratch; EM, F1, PS, SAC_nl, SA
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from scratch_gym.suites.base import Suite, Task
@@ -23,40 +24,42 @@ from scratch_gym.suites.perception import PerceptionSuite
 from scratch_gym.suites.single_drag import SingleDragSuite
 from scratch_gym.suites.tasks import TaskSuite
 
-SUITES = ("tasks", "scratchworld", "single-drag", "perception", "nl2scratch")
+# each suite's class and the options it takes
+SUITE_CLASSES: dict[str, tuple[type[Suite], tuple[str, ...]]] = {
+    "tasks": (TaskSuite, ()),
+    "scratchworld": (TaskSuite, ("scratchworld",)),
+    "single-drag": (SingleDragSuite, ("setting",)),
+    "perception": (PerceptionSuite, ("seed", "screens")),
+    "nl2scratch": (ProgramSuite, ("references",)),
+}
+SUITES = tuple(SUITE_CLASSES)
 
 
-def make_suite(name: str = "tasks", **options: Any) -> Suite:
+def make_suite(
+    name: str = "tasks", *, labels: Mapping[str, str] | None = None, **options: Any
+) -> Suite:
     """A suite by name: ``tasks``; ``scratchworld`` (scratchworld=PATH); ``single-drag``
     (setting); ``perception`` (seed, screens); ``nl2scratch`` (references). Options that do not
-    apply to the suite are an error that names them."""
-    given = {k: v for k, v in options.items() if v is not None}
-    allowed = {
-        "tasks": (),
-        "scratchworld": ("scratchworld",),
-        "single-drag": ("setting",),
-        "perception": ("seed", "screens"),
-        "nl2scratch": ("references",),
-    }
-    if name not in allowed:
+    apply to the suite are an error that names them (as ``labels`` spells them, e.g. the
+    command line's flags)."""
+    if name not in SUITE_CLASSES:
         raise ValueError(f"unknown suite {name!r}; allowed: {', '.join(SUITES)}")
-    wrong = sorted(set(given) - set(allowed[name]))
+    cls, allowed = SUITE_CLASSES[name]
+    given = {k: v for k, v in options.items() if v is not None}
+    label = (labels or {}).get
+    wrong = sorted(set(given) - set(allowed))
     if wrong:
-        takes = ", ".join(allowed[name]) or "no options"
+        takes = ", ".join(label(k, k) for k in allowed) or "no options"
         raise ValueError(
-            f"option {', '.join(wrong)} does not apply to the {name} suite (it takes {takes})"
+            f"option {', '.join(label(k, k) for k in wrong)} does not apply to the {name} suite "
+            f"(it takes {takes})"
         )
-    if name == "scratchworld":
-        if not given.get("scratchworld"):
-            raise ValueError("the scratchworld suite needs scratchworld=PATH (a checkout)")
-        return TaskSuite(scratchworld=given["scratchworld"])
-    if name == "single-drag":
-        return SingleDragSuite(**given)
-    if name == "perception":
-        return PerceptionSuite(**given)
-    if name == "nl2scratch":
-        return ProgramSuite(**given)
-    return TaskSuite()
+    if name == "scratchworld" and not given.get("scratchworld"):
+        raise ValueError(
+            f"the scratchworld suite needs {label('scratchworld', 'scratchworld')} PATH "
+            "(a ScratchWorld checkout)"
+        )
+    return cls(**given)
 
 
 def suite_of_mode(mode: str) -> str:

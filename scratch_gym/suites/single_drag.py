@@ -98,29 +98,14 @@ def _number(value: Any) -> float | None:
 def _summaries(records: list[dict[str, Any]]) -> list[tuple[tuple[str, str], dict[str, Any]]]:
     """Pass@1-3 and the component figures per (agent, setting) of counted single-drag records."""
     from scratch_gym.runner.status import is_counted
-    from scratch_gym.single_drag.metrics import RunRecord, summarise
+    from scratch_gym.single_drag.metrics import RunRecord, table_summary
 
     groups: dict[tuple[str, str], list[RunRecord]] = {}
     for r in records:
         if r.get("mode") != "single_drag" or not is_counted(r):
             continue
-        nan = float("nan")
-        groups.setdefault((r["agent"], r.get("setting", "baseline")), []).append(
-            RunRecord(
-                r["task"],
-                int(r.get("run", 0)),
-                bool(r.get("success")),
-                bool(r.get("start_correct")),
-                bool(r.get("end_correct")),
-                nan if r.get("start_error_px") is None else float(r["start_error_px"]),
-                nan if r.get("end_error_px") is None else float(r["end_error_px"]),
-            )
+        key = (r["agent"], r.get("setting", "baseline"))
+        groups.setdefault(key, []).append(
+            RunRecord.from_outcome(r["task"], int(r.get("run", 0)), r)
         )
-    out = []
-    for key, runs in groups.items():
-        most = max(r.run for r in runs) + 1
-        s = summarise(runs, tuple(range(1, min(most, 3) + 1)))
-        for k in range(most + 1, 4):  # fewer runs than k: Pass@k is Pass@runs
-            s[f"pass@{k}"] = s[f"pass@{most}"]
-        out.append((key, s))
-    return out
+    return [(key, table_summary(runs)) for key, runs in groups.items()]

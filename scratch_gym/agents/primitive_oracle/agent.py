@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from scratch_gym.agents.composite_plan import TreeReader, missing_data, same_scripts
-from scratch_gym.agents.golden import GoldenOracle, Unsupported
+from scratch_gym.agents.golden import GoldenOracle
 from scratch_gym.agents.primitive_oracle import gestures as g
 from scratch_gym.agents.primitive_oracle.editing import ScriptEditor
 from scratch_gym.agents.primitive_oracle.gestures import Action, OracleError
@@ -39,40 +38,20 @@ class PrimitiveOracleAgent(GoldenOracle):
         self.view = EditorView(env)
 
     # -- the plan -------------------------------------------------------------------------------
+    def _live_project(self) -> dict[str, Any]:
+        assert self.view is not None
+        return self.view.project()
+
     def _plan(self) -> Iterator[Action]:
-        assert self.golden is not None and self.view is not None
-        view = self.view
-        live = {t["name"]: t for t in view.project()["targets"]}
-        golden = sorted(self.golden["targets"], key=lambda t: not t.get("isStage"))
-        for target in golden:
-            if target["name"] not in live:
-                raise Unsupported(f"the golden adds the target {target['name']!r}")
-        for target in golden:
-            have = live[target["name"]]
-            missing = missing_data(target, have)
-            want = TreeReader(target.get("blocks") or {}, vm=False).scripts()
-            now = TreeReader(have.get("blocks") or {}, vm=False).scripts()
-            if not missing and same_scripts(want, now):
-                continue
+        assert self.view is not None
+        for target, missing, want in self._targets_to_edit():
             yield from self._select(target)
             for api, name in missing:
                 yield from self._make_data(name, api == "add_list", bool(target.get("isStage")))
             yield from self._define_blocks(want)
-            yield from ScriptEditor(view).edit_target(want)
+            yield from ScriptEditor(self.view).edit_target(want)
         self.mismatch = self._differences()
         yield {"action_type": "done"}
-
-    def _differences(self) -> list[str]:
-        assert self.golden is not None and self.view is not None
-        live = {t["name"]: t for t in self.view.project()["targets"]}
-        return [
-            t["name"]
-            for t in self.golden["targets"]
-            if not same_scripts(
-                TreeReader(t.get("blocks") or {}, vm=False).scripts(),
-                TreeReader(live[t["name"]].get("blocks") or {}, vm=False).scripts(),
-            )
-        ]
 
     def _select(self, target: dict[str, Any]) -> Iterator[Action]:
         assert self.view is not None

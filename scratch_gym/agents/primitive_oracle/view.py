@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scratch_gym.agents.base import privileged_channel
 from scratch_gym.agents.composite_plan import Node, TreeReader
 
 
@@ -18,7 +19,7 @@ class EditorView:
     :meth:`~scratch_gym.editor.page_env.PageEnv.privileged` channel."""
 
     def __init__(self, env: Any) -> None:
-        self.channel = (env.unwrapped if hasattr(env, "unwrapped") else env).privileged()
+        self.channel = privileged_channel(env)
 
     def elements(self) -> list[dict[str, Any]]:
         """The element list (screen boxes of buttons, categories, menu items, blocks, ...)."""
