@@ -20,6 +20,7 @@ class EnvId:
     entry_point: str
     kwargs: dict[str, Any] = field(default_factory=dict)
     doc: str = ""
+    vector_entry_point: str | None = None
 
 
 ENV_IDS: dict[str, EnvId] = {
@@ -57,8 +58,22 @@ ENV_IDS: dict[str, EnvId] = {
     "ScratchWorld-SingleDragPixels-v0": EnvId(
         "scratch_gym.single_drag.env:SingleDragEnv",
         {"action": "box", "observation": "pixels"},
-        "Single-Step Drag, RL: small screenshot (obs_size); Box(4) drag; tasks='generated' for "
-        "unlimited training tasks; shaped_reward=True for a dense signal",
+        "Single-Step Drag, RL: small screenshot (obs_size) + instruction token ids; Box(4) drag "
+        "(action='grid': 10 px grab/drop cells); tasks='generated' for unlimited tasks",
+    ),
+    "ScratchWorld-SingleDragElements-v0": EnvId(
+        "scratch_gym.single_drag.env:SingleDragEnv",
+        {"action": "grid", "observation": "elements"},
+        "Single-Step Drag, RL: element list as arrays + instruction token ids; grid drag "
+        "(MultiDiscrete grab/drop cells of 10 px)",
+    ),
+    "ScratchWorld-SingleDragFast-v0": EnvId(
+        "scratch_gym.single_drag.fast_env:SingleDragFastEnv",
+        {"observation": "pixels", "action": "grid"},
+        "Single-Step Drag on the fast path: a captured task pool (pool=DIR) stepped in numpy, "
+        "same spaces as the real RL ids; gym.make_vec(..., vectorization_mode="
+        "'vector_entry_point') gives the batched VectorEnv",
+        vector_entry_point="scratch_gym.single_drag.fast_env:SingleDragVectorEnv",
     ),
     "ScratchWorld-Perception-v0": EnvId(
         "scratch_gym.perception.env:PerceptionEnv",
@@ -79,4 +94,5 @@ def register_all() -> None:
                 entry_point=spec.entry_point,
                 kwargs=dict(spec.kwargs),
                 nondeterministic=True,
+                vector_entry_point=spec.vector_entry_point,
             )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from scratch_gym.cli import drag_pool
 from scratch_gym.cli.output import print_json_last, table
 
 
@@ -48,6 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object last")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     parser.set_defaults(handler=run)
+    drag_pool.register(parser)
 
 
 def run(args: argparse.Namespace) -> int:

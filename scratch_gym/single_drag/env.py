@@ -5,9 +5,14 @@ Registered as ``ScratchWorld-SingleDrag-v0`` (LLM agents) and ``ScratchWorld-Sin
 
 * Action space: ``action="points"``: ``Dict(start=Box(2), end=Box(2))`` in viewport pixels
   (origin top-left; outside points are clipped and flagged); ``action="box"``: ``Box(4)`` in
-  [-1, 1] (x0, y0, x1, y1) mapped onto the 1280x720 viewport.
-* Observation space: ``observation="screen"``: ``Dict(screenshot=Box(720, 1280, 3, uint8),
-  instruction=Text)``; ``observation="pixels"``: the screenshot resized to ``obs_size``.
+  [-1, 1] (x0, y0, x1, y1) mapped onto the 1280x720 viewport; ``action="grid"``:
+  ``MultiDiscrete([128, 72, 128, 72])``, grab and drop cells of a 10 px grid (``rl_spaces``).
+* Observation space: ``observation="screen"`` (LLM agents): ``Dict(screenshot=Box(720, 1280, 3,
+  uint8), instruction=Text)``; ``observation="pixels"`` (RL): ``Dict(pixels=Box(h, w, 3, uint8),
+  instruction=Box(int64))``, the screenshot resized to ``obs_size`` and the instruction as token
+  ids; ``observation="elements"`` (RL): the instruction's token ids and the element list as
+  arrays (``rl_spaces``). The RL observations hold nothing privileged (no regions, block ids or
+  target coordinates) and equal the fast path's (``fast_env``) for the same task.
 * Starting state: a task (stored, or ``tasks="generated"``), its project loaded and its editor
   view set (palette category and scroll, workspace scroll and zoom). ``setting="gt_start"`` adds
   the start point to the instruction and circles it on the screenshot; ``setting="knowledge"``
@@ -32,21 +37,29 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from scratch_gym.actions.drag_box import parse_drag_box
 from scratch_gym.actions.errors import ActionError
 from scratch_gym.actions.primitive import PrimitiveAction, parse_primitive_action
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import VIEWPORT, EditorPage
 from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.observations.pixels import screen_space
-from scratch_gym.single_drag import editor_drag
+from scratch_gym.single_drag import editor_drag, tokens
 from scratch_gym.single_drag.generator import TaskGenerator
 from scratch_gym.single_drag.geometry_regions import geometric_regions
-from scratch_gym.single_drag.instructions import instruction_for, mark_start
+from scratch_gym.single_drag.instructions import SETTINGS, instruction_for, mark_start
+from scratch_gym.single_drag.rl_spaces import (
+    ACTIONS,
+    OBSERVATIONS,
+    action_space,
+    elements_space,
+    encode_elements,
+    pixels_space,
+    points_of,
+)
+from scratch_gym.single_drag.snapshot import read_elements
 from scratch_gym.single_drag.task import Task, load_tasks
 from scratch_gym.spaces import UnicodeText
 
-SETTINGS = ("baseline", "gt_start", "knowledge")
 DIAGONAL = math.hypot(*VIEWPORT)
 
 
@@ -79,10 +92,10 @@ class SingleDragEnv(PageEnv):
         render_mode: str | None = None,
         browser: BrowserSession | None = None,
     ) -> None:
-        if action not in ("points", "box"):
-            raise ValueError(f"action must be 'points' or 'box', got {action!r}")
-        if observation not in ("screen", "pixels"):
-            raise ValueError(f"observation must be 'screen' or 'pixels', got {observation!r}")
+        if action not in ACTIONS:
+            raise ValueError(f"action must be one of {ACTIONS}, got {action!r}")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {OBSERVATIONS}, got {observation!r}")
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self._check_setting(setting)
@@ -97,13 +110,15 @@ class SingleDragEnv(PageEnv):
         self.setting = setting
         self.shaped_reward = bool(shaped_reward)
         self.render_mode = render_mode
-        self.action_space = points_space() if action == "points" else _box_space()
+        self.action_space = points_space() if action == "points" else action_space(action)
         if observation == "screen":
             self.observation_space = spaces.Dict(
                 {"screenshot": screen_space(), "instruction": UnicodeText()}
             )
+        elif observation == "pixels":
+            self.observation_space = pixels_space(self.obs_size)
         else:
-            self.observation_space = screen_space(self.obs_size)
+            self.observation_space = elements_space()
         self.generated = tasks == "generated"
         self.tasks: list[Task] = [] if self.generated else load_tasks(_ids(tasks))
         self._generator: TaskGenerator | None = None
@@ -204,8 +219,8 @@ class SingleDragEnv(PageEnv):
         return self.tasks[int(self.np_random.integers(len(self.tasks)))]
 
     def _parse(self, action: Any) -> PrimitiveAction:
-        if self.action_mode == "box":
-            return parse_drag_box(action)
+        if self.action_mode != "points":
+            return points_of(self.action_mode, action)
         if not isinstance(action, dict):
             raise ActionError(
                 f"the action must be a dict with 'start' and 'end', got {action!r:.80}"
@@ -215,17 +230,17 @@ class SingleDragEnv(PageEnv):
     def _observe(self) -> Any:
         task, page = self.task, self.page
         assert task is not None and task.regions is not None
+        text = instruction_for(task, self._episode_setting)
+        if self.observation_mode == "elements":
+            tokens_ = tokens.encode(text, tokens.INSTRUCTION_TOKENS)
+            return {"instruction": tokens_, **encode_elements(read_elements(page))}
         size = None if self.observation_mode == "screen" else self.obs_size
         shot = page.screenshot(size)
         if self._episode_setting == "gt_start":
             shot = mark_start(shot, task.regions.anchor)
         if self.observation_mode == "pixels":
-            return shot
-        return {"screenshot": shot, "instruction": instruction_for(task, self._episode_setting)}
-
-
-def _box_space() -> spaces.Box:
-    return spaces.Box(low=-1.0, high=1.0, shape=(4,), dtype=np.float32)
+            return {"pixels": shot, "instruction": tokens.encode(text, tokens.INSTRUCTION_TOKENS)}
+        return {"screenshot": shot, "instruction": text}
 
 
 def _ids(tasks: list[str] | str | None) -> list[str] | None:

@@ -73,8 +73,8 @@ def _conn(block: dict[str, Any], kind: str, input_name: str | None) -> dict[str,
 
 def connection_pair(geo: Geometry, task: Task) -> tuple[tuple[float, float], tuple[float, float]]:
     """(the dragged block's connection, the target connection) on screen, for the task's goal:
-    the dragged connection as it will be once the block is in the workspace (flyout blocks grow
-    from the palette's zoom to the workspace's, about the block's top-left corner)."""
+    the dragged connection as Blockly sees it during the drag (for a palette block: its top-left
+    corner, where the pinned editor keeps every connection of a block created by a drag)."""
     src = geo.source_block(task)
     rel = next((g for g in task.goal if g.rel in ("input", "below")), task.goal[0])
     other = geo.canvas_block(rel.block)
@@ -91,9 +91,7 @@ def connection_pair(geo: Geometry, task: Task) -> tuple[tuple[float, float], tup
         raise ValueError(f"task {task.id}: no connection pair for goal {rel}")
     x, y = mine["x"], mine["y"]
     if task.source.origin == "flyout":
-        ratio = geo.ws_scale / geo.flyout_scale
-        left, top = src["origin"]
-        x, y = left + (x - left) * ratio, top + (y - top) * ratio
+        x, y = src["origin"]  # see drag_model: a palette block's connections sit at its corner
     return (x, y), (target["x"], target["y"])
 
 

@@ -88,10 +88,8 @@ def _dragged_connections(geo: Geometry, task: Task) -> list[tuple[str, float, fl
     if nxt and not nxt["target"]:
         conns.append(("next", nxt))
     out = []
-    ratio = geo.ws_scale / geo.flyout_scale if task.source.origin == "flyout" else 1.0
-    left, top = src["origin"]
     for kind, c in conns:
-        x, y = left + (c["x"] - left) * ratio, top + (c["y"] - top) * ratio
+        x, y = src["origin"] if task.source.origin == "flyout" else (c["x"], c["y"])
         intended = abs(x - mine[0]) < 0.01 and abs(y - mine[1]) < 0.01
         out.append((kind, x, y, c.get("check"), intended))
     return out

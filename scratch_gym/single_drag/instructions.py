@@ -9,6 +9,7 @@ from scratch_gym.editor.page import VIEWPORT
 from scratch_gym.single_drag.knowledge import KNOWLEDGE
 from scratch_gym.single_drag.task import Task
 
+SETTINGS = ("baseline", "gt_start", "knowledge")  # what the agent is told besides the task
 MARK_RADIUS = 8  # px at full size
 MARK_COLOUR = (255, 0, 0)
 

@@ -155,4 +155,109 @@
       flyout: fws.getTopBlocks(false).map(b => describe(b))
     };
   });
+  // What decides a drag, for the fast drag model: which block a press at each point of a grid
+  // would pick up (`labels`, row-major, 0 = none, else 1 + index into `picks`), the drag
+  // constants of this editor (workspace units), the workspace's screen rect (a drop outside it
+  // reverts the drag) and the palette's (a drop over it deletes the block).
+  SG.register('single_drag.capture', ({step = 2}) => {
+    const ws = SG.workspace();
+    const flyout = ws.getFlyout();
+    const fws = flyout.getWorkspace();
+    const cfg = SG.ScratchBlocks.config;
+    const W = window.innerWidth;
+    const H = window.innerHeight;
+    const cols = Math.ceil(W / step);
+    const rows = Math.ceil(H / step);
+    const labels = new Array(cols * rows).fill(0);
+    const picks = [];
+    const index = new Map();
+    const pickAt = (x, y) => {
+      const el = document.elementFromPoint(x, y);
+      const group = el && el.closest ? el.closest('g[data-id]') : null;
+      if (!group) return 0;
+      const id = group.getAttribute('data-id');
+      let block = ws.getBlockById(id);
+      const inFlyout = !block;
+      if (inFlyout) block = fws.getBlockById(id);
+      if (!block) return 0;
+      if (inFlyout) {
+        block = block.getRootBlock();
+      } else {
+        while (block && block.isShadow() && block.getParent()) block = block.getParent();
+      }
+      if (!block || block.isShadow()) return 0;
+      const key = (inFlyout ? 'f:' : 'w:') + block.id;
+      if (!index.has(key)) {
+        index.set(key, picks.length + 1);
+        picks.push({id: block.id, opcode: block.type, flyout: inFlyout});
+      }
+      return index.get(key);
+    };
+    // Only points inside some block's box can hit a block. Inside those boxes, hit testing runs
+    // on a coarse lattice (every `coarse` fine points); a coarse cell whose four corners pick the
+    // same block is filled, the others are tested point by point.
+    const coarse = 4;
+    const area = ws.getParentSvg().getBoundingClientRect();
+    const todo = new Uint8Array(cols * rows);
+    for (const b of ws.getTopBlocks(false).concat(fws.getTopBlocks(false))) {
+      const box = b.getSvgRoot().getBoundingClientRect();
+      const c0 = Math.max(0, Math.floor(box.left / step));
+      const c1 = Math.min(cols - 1, Math.ceil(box.right / step));
+      const r0 = Math.max(Math.floor(area.top / step), Math.floor(box.top / step));
+      const r1 = Math.min(rows - 1, Math.ceil(Math.min(box.bottom, area.bottom) / step));
+      if (c1 < c0 || r1 < r0) continue;
+      for (let r = r0; r <= r1; r++) todo.fill(1, r * cols + c0, r * cols + c1 + 1);
+    }
+    // Hit testing walks the whole SVG: palette blocks scrolled out of view are hidden meanwhile.
+    const shown = flyout.svgGroup_.getBoundingClientRect();
+    const hidden = fws.getTopBlocks(false).map(b => b.getSvgRoot()).filter(g => {
+      const box = g.getBoundingClientRect();
+      return box.bottom < shown.top || box.top > shown.bottom;
+    });
+    for (const g of hidden) g.style.display = 'none';
+    const ccols = Math.ceil(cols / coarse) + 1;
+    const crows = Math.ceil(rows / coarse) + 1;
+    const lattice = new Int32Array(ccols * crows).fill(-1);
+    const latticeAt = (cr, cc) => {
+      const k = cr * ccols + cc;
+      if (lattice[k] < 0) lattice[k] = pickAt(cc * coarse * step, cr * coarse * step);
+      return lattice[k];
+    };
+    for (let cr = 0; cr < crows - 1; cr++) {
+      for (let cc = 0; cc < ccols - 1; cc++) {
+        const r0 = cr * coarse;
+        const c0 = cc * coarse;
+        let any = false;
+        for (let r = r0; r < Math.min(rows, r0 + coarse) && !any; r++) {
+          for (let c = c0; c < Math.min(cols, c0 + coarse); c++) if (todo[r * cols + c]) { any = true; break; }
+        }
+        if (!any) continue;
+        const a = latticeAt(cr, cc);
+        const same = a === latticeAt(cr, cc + 1) && a === latticeAt(cr + 1, cc) && a === latticeAt(cr + 1, cc + 1);
+        for (let r = r0; r < Math.min(rows, r0 + coarse); r++) {
+          for (let c = c0; c < Math.min(cols, c0 + coarse); c++) {
+            if (!todo[r * cols + c]) continue;
+            labels[r * cols + c] = same ? a : (r === r0 && c === c0 ? a : pickAt(c * step, r * step));
+          }
+        }
+      }
+    }
+    for (const g of hidden) g.style.display = '';
+    const rect = (el) => {
+      if (!el) return null;
+      const b = el.getBoundingClientRect();
+      return [b.left, b.top, b.width, b.height];
+    };
+    const toolbox = ws.getToolbox();
+    return {
+      step, cols, rows, labels, picks,
+      workspace_rect: rect(ws.getParentSvg()),
+      flyout_rect: rect(flyout.svgGroup_),
+      toolbox_rect: rect(toolbox && toolbox.HtmlDiv),
+      config: {drag_radius: cfg.dragRadius, flyout_drag_radius: cfg.flyoutDragRadius,
+        snap_radius: cfg.snapRadius, connecting_snap_radius: cfg.connectingSnapRadius,
+        current_connection_preference: cfg.currentConnectionPreference,
+        drag_angle_range: flyout.dragAngleRange_}
+    };
+  });
 }());

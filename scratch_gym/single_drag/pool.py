@@ -1,0 +1,280 @@
+"""Task pools: captured single-drag tasks in a directory a user keeps, for the fast drag path.
+
+Layout::
+
+    DIR/pool.json              {"format", "editor", "seed", "generated", "stored", "obs_size",
+                                "tasks": [ids in order]}
+    DIR/snapshots/<id>.npz     one captured task (``snapshot.Snapshot``)
+
+``build_pool`` is deterministic (generated task ``i`` comes from seed ``(seed, i)``, so the same
+seed gives the same pool whatever the number of workers), resumable (a snapshot already on disk
+is kept) and runs on ``workers`` pages.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scratch_gym.single_drag import tokens
+from scratch_gym.single_drag.drag_model import DragTables
+from scratch_gym.single_drag.rl_spaces import MAX_ELEMENTS, encode_elements
+from scratch_gym.single_drag.snapshot import (
+    EDITOR_VERSION,
+    FORMAT,
+    SETTINGS,
+    Snapshot,
+    SnapshotError,
+)
+
+MANIFEST = "pool.json"
+
+
+def generated_id(seed: int, index: int) -> str:
+    return f"gen-s{seed}-{index:05d}"
+
+
+def plan(n: int, seed: int, stored: bool) -> list[str]:
+    """The pool's task ids, in order: stored tasks first (when asked), then generated ones."""
+    from scratch_gym.single_drag.task import load_tasks
+
+    ids = [t.id for t in load_tasks()] if stored else []
+    return ids + [generated_id(seed, i) for i in range(n)]
+
+
+def write_manifest(
+    folder: Path, seed: int, n: int, stored: bool, obs_size: tuple[int, int]
+) -> dict:
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = {
+        "format": FORMAT,
+        "editor": EDITOR_VERSION,
+        "seed": seed,
+        "generated": n,
+        "stored": stored,
+        "obs_size": list(obs_size),
+        "tasks": plan(n, seed, stored),
+    }
+    path = folder / MANIFEST
+    if path.exists():
+        old = read_manifest(folder)
+        if {k: old.get(k) for k in manifest} != manifest:
+            raise SnapshotError(
+                f"{path}: holds a different pool (seed {old.get('seed')}, {old.get('generated')} "
+                f"generated, stored={old.get('stored')}, obs_size={old.get('obs_size')}); "
+                "use another --out or the same options to resume"
+            )
+        return old
+    path.write_text(json.dumps(manifest, indent=1) + "\n")
+    return manifest
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    path = Path(folder) / MANIFEST
+    if not path.is_file():
+        raise SnapshotError(
+            f"{path}: no pool here (build one with `scratch-gym single-drag pool build`)"
+        )
+    try:
+        manifest = json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise SnapshotError(f"{path}: not valid JSON ({exc})") from exc
+    if manifest.get("format") != FORMAT or manifest.get("editor") != EDITOR_VERSION:
+        raise SnapshotError(
+            f"{path}: pool format {manifest.get('format')} for editor {manifest.get('editor')}; "
+            f"this is format {FORMAT}, editor {EDITOR_VERSION}: rebuild the pool"
+        )
+    return manifest
+
+
+# -- building ---------------------------------------------------------------------------------------
+_worker: dict[str, Any] = {}
+
+
+def _init_worker(obs_size: tuple[int, int]) -> None:
+    from scratch_gym.single_drag.env import SingleDragEnv
+
+    _worker["env"] = SingleDragEnv()
+    _worker["obs_size"] = obs_size
+
+
+def _capture_one(job: tuple[str, str, int]) -> str:
+    from scratch_gym.single_drag.generator import TaskGenerator
+    from scratch_gym.single_drag.snapshot import capture
+    from scratch_gym.single_drag.task import load_tasks
+
+    task_id, out, seed = job
+    env = _worker["env"]
+    if task_id.startswith("gen-s"):
+        index = int(task_id.rsplit("-", 1)[1])
+        task = TaskGenerator(seed * 1_000_003 + index).sample(env.page)
+        task.id = task_id
+    else:
+        task = load_tasks([task_id])[0]
+    env.reset(options={"task": task})
+    capture(env.page, task, _worker["obs_size"]).save(Path(out))
+    return task_id
+
+
+def build_pool(
+    folder: Path,
+    n: int,
+    seed: int,
+    stored: bool = False,
+    workers: int = 1,
+    obs_size: tuple[int, int] = (128, 72),
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Capture the pool's missing snapshots; returns the manifest."""
+    folder = Path(folder)
+    manifest = write_manifest(folder, seed, n, stored, obs_size)
+    snaps = folder / "snapshots"
+    snaps.mkdir(exist_ok=True)
+    todo = [t for t in manifest["tasks"] if not _intact(snaps / f"{t}.npz")]
+    done = len(manifest["tasks"]) - len(todo)
+    if progress:
+        progress(done, len(manifest["tasks"]))
+    jobs = [(t, str(snaps / f"{t}.npz"), seed) for t in todo]
+    if not jobs:
+        return manifest
+    with ProcessPoolExecutor(
+        max_workers=max(1, workers), initializer=_init_worker, initargs=(obs_size,)
+    ) as ex:
+        for _ in ex.map(_capture_one, jobs):
+            done += 1
+            if progress:
+                progress(done, len(manifest["tasks"]))
+    return manifest
+
+
+def _intact(path: Path) -> bool:
+    if not path.is_file():
+        return False
+    try:
+        with np.load(path) as data:
+            return "meta" in data.files
+    except Exception:
+        return False
+
+
+# -- loading ----------------------------------------------------------------------------------------
+@dataclass
+class Pool:
+    """A loaded pool: its snapshots and the stacked arrays the fast environments step on."""
+
+    folder: Path
+    snapshots: list[Snapshot]
+    tables: DragTables
+    pixels: dict[str, np.ndarray]  # setting -> (T, h, w, 3) uint8
+    instructions: dict[str, np.ndarray]  # setting -> (T, L) int64
+    elements: dict[str, np.ndarray]  # name -> (T, K, ...)
+
+    def __len__(self) -> int:
+        return len(self.snapshots)
+
+    @property
+    def obs_size(self) -> tuple[int, int]:
+        return self.snapshots[0].obs_size
+
+    @property
+    def ids(self) -> list[str]:
+        return [s.task.id for s in self.snapshots]
+
+
+def load_pool(folder: Path | str, limit: int | None = None) -> Pool:
+    """Load every snapshot of the pool in ``folder``; errors name the file at fault."""
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    ids = manifest["tasks"][:limit] if limit else manifest["tasks"]
+    snaps = [Snapshot.load(folder / "snapshots" / f"{t}.npz") for t in ids]
+    if not snaps:
+        raise SnapshotError(f"{folder / MANIFEST}: the pool lists no tasks")
+    return Pool(
+        folder=folder,
+        snapshots=snaps,
+        tables=stack_tables(snaps),
+        pixels={s: np.stack([x.pixels[s] for x in snaps]) for s in SETTINGS},
+        instructions={
+            s: np.stack([tokens.encode(x.instruction(s), tokens.INSTRUCTION_TOKENS) for x in snaps])
+            for s in SETTINGS
+        },
+        elements={
+            k: np.stack([encode_elements(x.elements, MAX_ELEMENTS)[k] for x in snaps])
+            for k in ("element_box", "element_type", "element_tokens")
+        },
+    )
+
+
+def stack_tables(snaps: list[Snapshot]) -> DragTables:
+    """The drag tables of several snapshots, padded to common sizes."""
+    t = len(snaps)
+    rows = max(s.labels.shape[0] for s in snaps)
+    cols = max(s.labels.shape[1] for s in snaps)
+    d = max(len(s.picks) for s in snaps) + 1
+    per_pick = [np.bincount([p.pick for p in s.pairs], minlength=d) for s in snaps]
+    p = max(1, max(int(c.max()) if len(c) else 0 for c in per_pick))
+    labels = np.zeros((t, rows, cols), np.uint8)
+    flyout = np.zeros((t, d), bool)
+    source = np.zeros((t, d), bool)
+    vec = np.zeros((t, d, p, 2), np.float32)
+    valid = np.zeros((t, d, p), bool)
+    intended = np.zeros((t, d, p), bool)
+    radii = np.zeros((t, 3), np.float32)
+    workspace = np.zeros((t, 4), np.float32)
+    delete_right = np.zeros(t, np.float32)
+    step = snaps[0].pick_step
+    for i, s in enumerate(snaps):
+        if s.pick_step != step:
+            raise SnapshotError(f"task {s.task.id}: pick step {s.pick_step}, the pool's is {step}")
+        labels[i, : s.labels.shape[0], : s.labels.shape[1]] = s.labels
+        for j, pick in enumerate(s.picks, start=1):
+            flyout[i, j] = pick["flyout"]
+            source[i, j] = pick["source"]
+        fill = np.zeros(d, np.int64)
+        for pair, ok in zip(s.pairs, s.intended, strict=True):
+            k = fill[pair.pick]
+            vec[i, pair.pick, k] = (pair.dx, pair.dy)
+            valid[i, pair.pick, k] = True
+            intended[i, pair.pick, k] = ok
+            fill[pair.pick] += 1
+        cfg = s.config
+        radii[i] = (
+            np.array(
+                [
+                    cfg["snap_radius"],
+                    cfg["connecting_snap_radius"],
+                    cfg["current_connection_preference"],
+                ]
+            )
+            * s.scale
+        )
+        workspace[i] = s.workspace
+        delete_right[i] = s.delete_right
+    cfg = snaps[0].config
+    return DragTables(
+        step=step,
+        labels=labels,
+        pick_flyout=flyout,
+        pick_source=source,
+        pair_v=vec,
+        pair_valid=valid,
+        pair_intended=intended,
+        radii=radii,
+        workspace=workspace,
+        delete_right=delete_right,
+        drag_radius=float(cfg["drag_radius"]),
+        flyout_drag_radius=float(cfg["flyout_drag_radius"]),
+        angle_range=float(cfg["drag_angle_range"]),
+    )
+
+
+def pair_formed(pool: Pool, task: int, pick: int, index: int) -> str:
+    """What the ``index``-th pair of ``pick`` on task ``task`` connects (``drag_model`` terms)."""
+    pairs = [p for p in pool.snapshots[task].pairs if p.pick == pick]
+    return pairs[index].formed if 0 <= index < len(pairs) else ""

@@ -1,0 +1,189 @@
+"""A captured single-drag task: what an agent observes and what decides a drag, from the editor.
+
+Captured once per task (its view set up on the page) and stored as one ``.npz`` file:
+observations (full screenshot PNG, RL-size pixels per setting, the element list, instruction
+per setting) and the drag geometry (pick map, compatible connection pairs, drag constants,
+workspace and palette rects) that ``drag_model`` turns into outcomes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scratch_gym.editor.page import EditorPage
+from scratch_gym.observations.elements import fuse
+from scratch_gym.single_drag.drag_model import Pair, compile_pairs
+from scratch_gym.single_drag.instructions import SETTINGS, instruction_for, mark_start
+from scratch_gym.single_drag.task import Task, task_from_json
+
+FORMAT = 1
+EDITOR_VERSION = "15.2.0"  # envs/scratch-editor/package.json (checked by a test)
+PICK_STEP = 2
+
+
+class SnapshotError(ValueError):
+    """A snapshot file that is missing, corrupt or from another editor or format."""
+
+
+@dataclass
+class Snapshot:
+    task: Task
+    pick_step: int
+    labels: np.ndarray  # (rows, cols) uint8
+    picks: list[dict[str, Any]]  # {opcode, flyout, source}
+    pairs: list[Pair]
+    intended: list[bool]  # per pair: connecting it achieves the goal
+    config: dict[str, float]  # drag constants (workspace units, degrees)
+    scale: float
+    workspace: tuple[float, float, float, float]  # left, top, right, bottom (px)
+    delete_right: float
+    pixels: dict[str, np.ndarray]  # setting -> (h, w, 3) uint8
+    screenshot_png: bytes
+    elements: list[dict[str, Any]]
+
+    @property
+    def obs_size(self) -> tuple[int, int]:
+        h, w = self.pixels["baseline"].shape[:2]
+        return (w, h)
+
+    def instruction(self, setting: str) -> str:
+        return instruction_for(self.task, setting)
+
+    # -- files ------------------------------------------------------------------------------------
+    def save(self, path: Path) -> None:
+        meta = {
+            "format": FORMAT,
+            "editor": EDITOR_VERSION,
+            "task": self.task.to_json(),
+            "pick_step": self.pick_step,
+            "picks": self.picks,
+            "formed": [p.formed for p in self.pairs],
+            "intended": self.intended,
+            "config": self.config,
+            "scale": self.scale,
+            "workspace": list(self.workspace),
+            "delete_right": self.delete_right,
+            "elements": self.elements,
+        }
+        pair_arr = np.array([[p.pick, p.dx, p.dy] for p in self.pairs], np.float32).reshape(-1, 3)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(
+            tmp,
+            meta=np.frombuffer(json.dumps(meta).encode(), np.uint8),
+            labels=self.labels,
+            pairs=pair_arr,
+            screenshot_png=np.frombuffer(self.screenshot_png, np.uint8),
+            **{f"pixels_{k}": v for k, v in self.pixels.items()},
+        )
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> Snapshot:
+        if not path.is_file():
+            raise SnapshotError(f"{path}: no such snapshot file")
+        try:
+            with np.load(path) as data:
+                meta = json.loads(bytes(data["meta"]).decode())
+                arrays = {k: data[k] for k in data.files}
+        except Exception as exc:  # zip, pickle or JSON damage all mean the same to a user
+            raise SnapshotError(f"{path}: not a readable snapshot ({exc})") from exc
+        if meta.get("format") != FORMAT:
+            raise SnapshotError(f"{path}: snapshot format {meta.get('format')}, expected {FORMAT}")
+        if meta.get("editor") != EDITOR_VERSION:
+            raise SnapshotError(
+                f"{path}: captured with editor {meta.get('editor')}, this is {EDITOR_VERSION}; "
+                "rebuild the pool"
+            )
+        pairs = [
+            Pair(int(row[0]), float(row[1]), float(row[2]), formed)
+            for row, formed in zip(arrays["pairs"], meta["formed"], strict=True)
+        ]
+        return cls(
+            task=task_from_json(meta["task"], str(path)),
+            pick_step=int(meta["pick_step"]),
+            labels=arrays["labels"],
+            picks=meta["picks"],
+            pairs=pairs,
+            intended=[bool(x) for x in meta["intended"]],
+            config=meta["config"],
+            scale=float(meta["scale"]),
+            workspace=tuple(meta["workspace"]),  # type: ignore[arg-type]
+            delete_right=float(meta["delete_right"]),
+            pixels={s: arrays[f"pixels_{s}"] for s in SETTINGS},
+            screenshot_png=bytes(arrays["screenshot_png"]),
+            elements=meta["elements"],
+        )
+
+
+def capture(page: EditorPage, task: Task, obs_size: tuple[int, int] = (128, 72)) -> Snapshot:
+    """Capture ``task``, whose view and regions are already set up on ``page``."""
+    assert task.regions is not None, "capture after the environment's reset (regions set)"
+    geometry = page.call("single_drag.geometry")
+    cap = page.call("single_drag.capture", {"step": PICK_STEP})
+    labels = np.array(cap["labels"], np.uint8).reshape(cap["rows"], cap["cols"])
+    if len(cap["picks"]) > 255:
+        raise RuntimeError(f"task {task.id}: {len(cap['picks'])} pickable blocks (at most 255)")
+    source_id = _source_id(geometry, task)
+    picks = [
+        {
+            "opcode": p["opcode"],
+            "flyout": p["flyout"],
+            "source": p["id"] == source_id,
+            "id": p["id"] if not p["flyout"] else None,
+        }  # fmt: skip
+        for p in cap["picks"]
+    ]
+    pairs = compile_pairs(geometry, cap["picks"])
+    goal = goal_formed(task)
+    intended = [p.formed == goal and picks[p.pick - 1]["source"] for p in pairs]
+    ws = cap["workspace_rect"]
+    fly = cap["flyout_rect"]
+    png = page.screenshot_png()
+    small = page.screenshot(obs_size)  # as the real environment takes it
+    pixels = {s: small for s in SETTINGS}
+    pixels["gt_start"] = mark_start(small, task.regions.anchor)
+    elements = read_elements(page)
+    return Snapshot(
+        task=task,
+        pick_step=PICK_STEP,
+        labels=labels,
+        picks=picks,
+        pairs=pairs,
+        intended=intended,
+        config=cap["config"],
+        scale=float(geometry["scale"]),
+        workspace=(ws[0], ws[1], ws[0] + ws[2], ws[1] + ws[3]),
+        delete_right=float(fly[0] + fly[2]),
+        pixels=pixels,
+        screenshot_png=png,
+        elements=elements,
+    )
+
+
+def read_elements(page: EditorPage) -> list[dict[str, Any]]:
+    """The DOM element list as the RL observation encodes it (no block ids, no OCR)."""
+    return [
+        {k: v for k, v in e.to_dict().items() if k not in ("block_id", "opcode", "index")}
+        for e in fuse(page.call("elements.list"))
+    ]
+
+
+def _source_id(geometry: dict[str, Any], task: Task) -> str:
+    from scratch_gym.single_drag.geometry import Geometry
+
+    return str(Geometry(geometry).source_block(task)["id"])
+
+
+def goal_formed(task: Task) -> str:
+    """The connection (in ``drag_model`` terms) the task's main goal relation asks for."""
+    rel = next((g for g in task.goal if g.rel in ("input", "below")), task.goal[0])
+    if rel.rel == "below":
+        return f"below:{rel.block}"
+    if rel.rel == "input":
+        return f"input:{rel.input}:{rel.block}"
+    return f"above:{rel.block}"

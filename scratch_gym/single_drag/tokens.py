@@ -1,0 +1,80 @@
+"""Instruction and element text as token ids, for policies that take numbers only.
+
+The vocabulary is fixed and built from the single sources of truth: every word of the block
+catalogue (block texts, menu options, input names), of the instruction templates (generated
+tasks, settings) and of the grab/drop rules. Ids: 0 padding, 1 unknown word, 2 a quote mark
+(instructions quote block texts), 3 a number; then the words, sorted.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import numpy as np
+
+PAD, UNK, QUOTE, NUM = 0, 1, 2, 3
+SPECIALS = ("<pad>", "<unk>", "<q>", "<num>")
+INSTRUCTION_TOKENS = 48
+ELEMENT_TOKENS = 6
+_WORD = re.compile(r"'|-?\d+(?:\.\d+)?|[a-z]+")
+
+# Words of the instruction templates (generator, stored tasks, settings) beyond the catalogue's.
+TEMPLATE_TEXT = (
+    "Drag the block from the block palette on the canvas and attach it directly below into the "
+    "slot of empty loop above Start the drag at marked with a red circle on screenshot choose "
+    "where to release it put place move connect inside under top first second last script stack "
+    "input reporter boolean c-block lone green flag starts ends score branch together text no hi"
+)
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words, numbers and quote marks, in order."""
+    return _WORD.findall(text.lower())
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> tuple[str, ...]:
+    """Every token, by id."""
+    from scratch_gym.program import catalogue
+    from scratch_gym.single_drag.knowledge import KNOWLEDGE
+
+    found: set[str] = set(words(TEMPLATE_TEXT)) | set(words(KNOWLEDGE))
+    for spec in catalogue:
+        found.update(words(spec.scratchblocks))
+        for arg in spec.args:
+            found.update(words(arg.name))
+            for option in getattr(arg, "options", None) or ():
+                found.update(words(str(option)))
+    found -= {"'"}
+    found = {w for w in found if not _is_number(w)}
+    return SPECIALS + tuple(sorted(found))
+
+
+@lru_cache(maxsize=1)
+def _ids() -> dict[str, int]:
+    return {w: i for i, w in enumerate(vocabulary())}
+
+
+def _is_number(word: str) -> bool:
+    return bool(re.fullmatch(r"-?\d+(?:\.\d+)?", word))
+
+
+def encode(text: str, length: int) -> np.ndarray:
+    """``text`` as ``length`` token ids (truncated, padded with 0)."""
+    ids = _ids()
+    out = np.zeros(length, np.int64)
+    for i, word in enumerate(words(text)[:length]):
+        if word == "'":
+            out[i] = QUOTE
+        elif _is_number(word):
+            out[i] = NUM
+        else:
+            out[i] = ids.get(word, UNK)
+    return out
+
+
+def decode(ids: np.ndarray) -> str:
+    """The words of token ids (padding dropped), for reading an observation."""
+    vocab = vocabulary()
+    return " ".join(vocab[int(i)] for i in np.asarray(ids).reshape(-1) if int(i) != PAD)
