@@ -1,0 +1,225 @@
+"""A learnable drag policy for the ``elements`` observation and the ``grid`` action (torch).
+
+The network matches the instruction's quoted phrases to the element list (each element's text
+tokens, type and box; no order is assumed): pointer heads pick the element to grab and the
+element to drop on, offset heads place the grab point on the first and the connection point on
+the second. The drop is the connection point plus the grab's offset from the
+grabbed element's corner (a block moves rigidly with the pointer). Actions are the grid cells
+of the two points, so the policy acts in the real editor's ``ScratchWorld-SingleDragElements-v0``
+exactly as on the fast path.
+
+Trained by behaviour cloning from captured tasks (``bc_targets``: the grab anchor of the
+feasible start region and the drop that aligns the intended connections, checked with the drag
+model), then fine-tuned by policy gradient on the fast vector env (``examples/
+train_drag_policy.py``). Needs the ``rl`` extra (torch).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from scratch_gym.editor.page import VIEWPORT
+from scratch_gym.observations.elements import ELEMENT_TYPES
+from scratch_gym.single_drag import tokens
+from scratch_gym.single_drag.drag_model import simulate
+from scratch_gym.single_drag.pool import Pool
+from scratch_gym.single_drag.rl_spaces import grid_cells
+
+OFFSET_PX = 100.0  # offsets are predicted in units of 100 px
+SCREEN = np.array([*VIEWPORT, *VIEWPORT], np.float32)
+GRABBABLE = {1 + ELEMENT_TYPES.index(t) for t in ("block", "flyout_block")}
+DROPPABLE = {1 + ELEMENT_TYPES.index(t) for t in ("block", "input", "dropdown")}
+
+
+class DragPolicyNet(nn.Module):
+    """Phrase-to-element matching: the instruction's first quoted phrase names the block to
+    grab, the second the block to drop on, the words outside quotes the relation. Each element
+    (its words, type and box) is scored against each phrase (elementwise products of bag-of-word
+    embeddings, then an MLP); offsets come from the element and the relation."""
+
+    def __init__(self, width: int = 64, hidden: int = 128) -> None:
+        super().__init__()
+        vocab = len(tokens.vocabulary())
+        self.config = {"width": width, "hidden": hidden}
+        self.tok = nn.Embedding(vocab, width, padding_idx=tokens.PAD)
+        self.kind = nn.Embedding(len(ELEMENT_TYPES) + 1, width)
+        self.box = nn.Sequential(nn.Linear(6, width), nn.ReLU(), nn.Linear(width, width))
+
+        def mlp(inputs: int, outputs: int) -> nn.Sequential:
+            return nn.Sequential(
+                nn.Linear(inputs * width, hidden), nn.ReLU(),
+                nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, outputs),
+            )  # fmt: skip
+
+        self.grab = mlp(5, 3)  # logit, offset (2)
+        self.drop = mlp(6, 3)
+
+    @staticmethod
+    def _bag(emb: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        m = mask.float()
+        return (emb * m[..., None]).sum(-2) / m.sum(-1, keepdim=True).clamp(min=1.0)
+
+    def forward(self, obs: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+        ins = obs["instruction"].long()
+        quote = (ins == tokens.QUOTE).long().cumsum(1)  # 1 inside the first quotes, 3 the second
+        emb = self.tok(ins)
+        word = (ins != tokens.PAD) & (ins != tokens.QUOTE)
+        src_phrase = self._bag(emb, word & (quote == 1))
+        tgt_phrase = self._bag(emb, word & (quote == 3))
+        context = self._bag(emb, word & (quote % 2 == 0))
+        el_tok = obs["element_tokens"].long()
+        words = self._bag(self.tok(el_tok), el_tok != tokens.PAD)
+        box = obs["element_box"].float()
+        centre = box[..., :2] + box[..., 2:] / 2
+        kinds = obs["element_type"].long()
+        shape = self.kind(kinds) + self.box(torch.cat([box, centre], -1))
+        k = words.shape[1]
+        ctx = context[:, None].expand(-1, k, -1)
+        src, tgt = src_phrase[:, None].expand(-1, k, -1), tgt_phrase[:, None].expand(-1, k, -1)
+        g = self.grab(torch.cat([words * src, words, shape, ctx, src], -1))
+        d = self.drop(torch.cat([words * tgt, words, shape, ctx, tgt, words * src], -1))
+        grab_ok = torch.zeros_like(kinds, dtype=torch.bool)
+        drop_ok = torch.zeros_like(kinds, dtype=torch.bool)
+        for kind in GRABBABLE:
+            grab_ok |= kinds == kind
+        for kind in DROPPABLE:
+            drop_ok |= kinds == kind
+        neg = torch.finfo(g.dtype).min / 2
+        return {
+            "grab_logits": g[..., 0].masked_fill(~grab_ok, neg),
+            "drop_logits": d[..., 0].masked_fill(~drop_ok, neg),
+            "grab_offset": g[..., 1:3],
+            "drop_offset": d[..., 1:3],
+        }
+
+
+def points(
+    obs: dict[str, torch.Tensor],
+    out: dict[str, torch.Tensor],
+    grab: torch.Tensor,
+    drop: torch.Tensor,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Pixel (start, end) for chosen grab and drop element indices (B,)."""
+    b = torch.arange(len(grab))
+    boxes = obs["element_box"].float() * torch.as_tensor(SCREEN)
+    src_xy = boxes[b, grab, :2]
+    tgt_xy = boxes[b, drop, :2]
+    start = src_xy + out["grab_offset"][b, grab] * OFFSET_PX
+    end = tgt_xy + out["drop_offset"][b, drop] * OFFSET_PX + (start - src_xy)
+    return start, end
+
+
+def to_tensors(obs: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
+    return {k: torch.as_tensor(np.asarray(v)) for k, v in obs.items()}
+
+
+class DragPolicy:
+    """``predict(obs)``: batched ``elements`` observations to grid actions (B, 4), greedy."""
+
+    def __init__(self, net: DragPolicyNet) -> None:
+        self.net = net.eval()
+
+    @torch.no_grad()
+    def predict(self, obs: dict[str, np.ndarray]) -> np.ndarray:
+        t = to_tensors(obs)
+        out = self.net(t)
+        start, end = points(t, out, out["grab_logits"].argmax(1), out["drop_logits"].argmax(1))
+        return np.concatenate([grid_cells(start.numpy()), grid_cells(end.numpy())], 1)
+
+    def __call__(self, obs: dict[str, Any]) -> np.ndarray:
+        batched = {
+            k: np.asarray(v)[None] if np.asarray(v).ndim == _ndim(k) else v for k, v in obs.items()
+        }
+        return self.predict(batched)
+
+    def save(self, path: Path) -> None:
+        torch.save({"config": self.net.config, "state": self.net.state_dict()}, path)
+
+    @classmethod
+    def load(cls, path: Path) -> DragPolicy:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+        net = DragPolicyNet(**data["config"])
+        net.load_state_dict(data["state"])
+        return cls(net)
+
+
+def _ndim(key: str) -> int:
+    return {"instruction": 1, "element_box": 2, "element_type": 1, "element_tokens": 2}[key]
+
+
+# -- behaviour-cloning targets ------------------------------------------------------------------------
+@dataclass
+class Targets:
+    """Per pooled task: the elements to grab and drop on, and the two pixel points."""
+
+    task: np.ndarray  # (N,) pool indices with usable targets
+    grab: np.ndarray  # (N,) element index
+    drop: np.ndarray  # (N,) element index
+    start: np.ndarray  # (N, 2) px
+    end: np.ndarray  # (N, 2) px
+
+
+def bc_targets(pool: Pool) -> Targets:
+    """The oracle's drag for every pooled task whose elements show both blocks, checked with the
+    drag model (the drop that aligns the intended connections, from the start region's anchor)."""
+    rows: list[tuple[int, int, int, tuple[float, float], tuple[float, float]]] = []
+    boxes = pool.elements["element_box"] * SCREEN
+    kinds = pool.elements["element_type"]
+    for i, snap in enumerate(pool.snapshots):
+        regions = snap.task.regions
+        if regions is None:
+            continue
+        anchor = np.array(regions.anchor, np.float32)
+        vectors = [(p.dx, p.dy) for p, ok in zip(snap.pairs, snap.intended, strict=True) if ok]
+        if not vectors:
+            continue
+        end = anchor + np.array(vectors[0], np.float32)
+        if not simulate(pool.tables, np.array([i]), anchor[None], end[None]).success[0]:
+            continue
+        grab = _containing(boxes[i], kinds[i], anchor, GRABBABLE)
+        if grab < 0:
+            continue
+        connection = boxes[i, grab, :2] + (end - anchor)  # where the grabbed corner must go
+        drop = _nearest(boxes[i], kinds[i], connection, DROPPABLE, exclude=grab)
+        if drop < 0:
+            continue
+        rows.append((i, grab, drop, tuple(anchor), tuple(end)))
+    if not rows:
+        raise ValueError("no pooled task has a usable oracle drag")
+    return Targets(
+        task=np.array([r[0] for r in rows]),
+        grab=np.array([r[1] for r in rows]),
+        drop=np.array([r[2] for r in rows]),
+        start=np.array([r[3] for r in rows], np.float32),
+        end=np.array([r[4] for r in rows], np.float32),
+    )
+
+
+def _containing(boxes: np.ndarray, kinds: np.ndarray, point: np.ndarray, allowed: set[int]) -> int:
+    best, area = -1, np.inf
+    for j, (x, y, w, h) in enumerate(boxes):
+        if int(kinds[j]) in allowed and x <= point[0] <= x + w and y <= point[1] <= y + h:
+            if w * h < area:
+                best, area = j, w * h
+    return best
+
+
+def _nearest(
+    boxes: np.ndarray, kinds: np.ndarray, point: np.ndarray, allowed: set[int], exclude: int
+) -> int:
+    best, key = -1, (np.inf, np.inf)
+    for j, (x, y, w, h) in enumerate(boxes):
+        if j == exclude or int(kinds[j]) not in allowed:
+            continue
+        dx = max(x - point[0], 0.0, point[0] - (x + w))
+        dy = max(y - point[1], 0.0, point[1] - (y + h))
+        k = (float(np.hypot(dx, dy)), float(w * h))
+        if k < key:
+            best, key = j, k
+    return best
