@@ -36,3 +36,13 @@ def default_project_json() -> dict:
     from scratch_gym.program.projects import empty_project
 
     return empty_project()
+
+
+@pytest.fixture(scope="session")
+def drag_pool(tmp_path_factory) -> Path:
+    """A small captured single-drag pool (two stored tasks, two generated ones), built once."""
+    from scratch_gym.single_drag.pool import build_pool
+
+    folder = tmp_path_factory.mktemp("drag-pool")
+    build_pool(folder, n=2, seed=7, stored=["dc-05", "si-01"], workers=1)
+    return folder

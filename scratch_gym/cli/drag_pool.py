@@ -24,7 +24,12 @@ def register(single_drag: argparse.ArgumentParser) -> None:
     build.add_argument("--n", type=int, required=True, help="generated tasks to capture")
     build.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
     build.add_argument("--out", type=Path, required=True, help="the pool directory")
-    build.add_argument("--stored", action="store_true", help="also capture the stored tasks")
+    build.add_argument(
+        "--stored",
+        nargs="*",
+        metavar="ID",
+        help="also capture the stored tasks (all, or the ids given)",
+    )
     build.add_argument("--workers", type=int, default=1, help="editor pages in parallel")
     build.add_argument(
         "--obs-size", default="128x72", help="RL pixel observation size WxH (default 128x72)"
@@ -55,9 +60,14 @@ def run_build(args: argparse.Namespace) -> int:
         bar.refresh()
 
     t0 = time.perf_counter()
-    manifest = build_pool(
-        args.out, args.n, args.seed, args.stored, args.workers, (w, h), progress=progress
-    )
+    stored: bool | list[str] = False if args.stored is None else (args.stored or True)
+    try:
+        manifest = build_pool(
+            args.out, args.n, args.seed, stored, args.workers, (w, h), progress=progress
+        )
+    except (KeyError, ValueError) as exc:  # unknown stored ids, another pool in --out
+        bar.close()
+        raise SystemExit(f"single-drag pool build: {exc}") from None
     bar.close()
     wall = time.perf_counter() - t0
     size = sum(p.stat().st_size for p in (args.out / "snapshots").glob("*.npz"))

@@ -40,16 +40,20 @@ def generated_id(seed: int, index: int) -> str:
     return f"gen-s{seed}-{index:05d}"
 
 
-def plan(n: int, seed: int, stored: bool) -> list[str]:
-    """The pool's task ids, in order: stored tasks first (when asked), then generated ones."""
+def plan(n: int, seed: int, stored: bool | list[str]) -> list[str]:
+    """The pool's task ids, in order: stored tasks first (all, or the listed ones; none when
+    ``stored`` is False), then generated ones."""
     from scratch_gym.single_drag.task import load_tasks
 
-    ids = [t.id for t in load_tasks()] if stored else []
+    if stored is False:
+        ids: list[str] = []
+    else:
+        ids = [t.id for t in load_tasks(None if stored is True else list(stored))]
     return ids + [generated_id(seed, i) for i in range(n)]
 
 
 def write_manifest(
-    folder: Path, seed: int, n: int, stored: bool, obs_size: tuple[int, int]
+    folder: Path, seed: int, n: int, stored: bool | list[str], obs_size: tuple[int, int]
 ) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     manifest = {
@@ -126,7 +130,7 @@ def build_pool(
     folder: Path,
     n: int,
     seed: int,
-    stored: bool = False,
+    stored: bool | list[str] = False,
     workers: int = 1,
     obs_size: tuple[int, int] = (128, 72),
     progress: Callable[[int, int], None] | None = None,

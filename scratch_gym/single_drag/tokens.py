@@ -3,7 +3,7 @@
 The vocabulary is fixed and built from the single sources of truth: every word of the block
 catalogue (block texts, menu options, input names), of the instruction templates (generated
 tasks, settings) and of the grab/drop rules. Ids: 0 padding, 1 unknown word, 2 a quote mark
-(instructions quote block texts), 3 a number; then the words, sorted.
+(instructions quote block texts), 3 a number or a colour; then the words, sorted.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ PAD, UNK, QUOTE, NUM = 0, 1, 2, 3
 SPECIALS = ("<pad>", "<unk>", "<q>", "<num>")
 INSTRUCTION_TOKENS = 48
 ELEMENT_TOKENS = 6
-_WORD = re.compile(r"'|-?\d+(?:\.\d+)?|[a-z]+")
+_WORD = re.compile(r"'|#[0-9a-f]{3,8}\b|-?\d+(?:\.\d+)?|[a-z]+")
 
 # Words of the instruction templates (generator, stored tasks, settings) beyond the catalogue's.
 TEMPLATE_TEXT = (
@@ -57,7 +57,8 @@ def _ids() -> dict[str, int]:
 
 
 def _is_number(word: str) -> bool:
-    return bool(re.fullmatch(r"-?\d+(?:\.\d+)?", word))
+    """Numbers and colours (the palette draws its colour swatches at random) read as <num>."""
+    return bool(re.fullmatch(r"-?\d+(?:\.\d+)?|#[0-9a-f]{3,8}", word))
 
 
 def encode(text: str, length: int) -> np.ndarray:

@@ -24,8 +24,9 @@ def env():
 
 
 @pytest.mark.parametrize("env_id", sorted(scratch_gym.ENV_IDS))
-def test_gymnasium_check_env_passes(env_id):
-    env = gym.make(env_id, render_mode="rgb_array")
+def test_gymnasium_check_env_passes(env_id, request):
+    kwargs = {"pool": str(request.getfixturevalue("drag_pool"))} if "Fast" in env_id else {}
+    env = gym.make(env_id, render_mode="rgb_array", **kwargs)
     try:
         check_env(env.unwrapped, skip_render_check=False)
     finally:
