@@ -18,7 +18,8 @@
    fast path's estimate, the random policy, the scripted heuristic (instruction and element list
    only) and the oracle.
 
-The model is written to OUT/policy.pt; the last line printed is one JSON object of figures.
+The model is written to OUT/policy.pt (``--policy P`` evaluates a saved one without training;
+``--skip-real`` leaves out the real editor); the last line is one JSON object of figures.
 Needs the ``rl`` extra (torch, matplotlib).
 """
 
@@ -248,6 +249,10 @@ def main() -> None:
     ap.add_argument("--real-heldout", type=int, default=200, help="held-out tasks run for real")
     ap.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=SETTINGS)
     ap.add_argument("--train-on-stored", action="store_true", help="also clone stored tasks")
+    ap.add_argument("--skip-real", action="store_true", help="no real-editor evaluation")
+    ap.add_argument(
+        "--policy", type=Path, help="skip training: evaluate this saved policy (OUT/policy.pt)"
+    )
     args = ap.parse_args()
     torch.set_num_threads(max(1, (os.cpu_count() or 2) - 1))
     args.out.mkdir(parents=True, exist_ok=True)
@@ -270,16 +275,29 @@ def main() -> None:
         )
     print(f"{len(targets.task)} demonstrations from {len(train_pool)} pooled tasks")
 
-    net = DragPolicyNet()
-    t0 = time.perf_counter()
-    curve = train(
-        net, train_pool, heldout, targets, args.minutes, args.rl_share, args.eval_every, args.seed
-    )
-    train_minutes = (time.perf_counter() - t0) / 60
-    policy = DragPolicy(net)
-    policy.save(args.out / "policy.pt")
-    (args.out / "curve.json").write_text(json.dumps(curve, indent=1))
-    plot_curve(curve, args.out / "curve.png")
+    if args.policy:
+        policy = DragPolicy.load(args.policy)
+        if args.policy.resolve() != (args.out / "policy.pt").resolve():
+            policy.save(args.out / "policy.pt")
+        train_minutes = float("nan")
+    else:
+        net = DragPolicyNet()
+        t0 = time.perf_counter()
+        curve = train(
+            net,
+            train_pool,
+            heldout,
+            targets,
+            args.minutes,
+            args.rl_share,
+            args.eval_every,
+            args.seed,
+        )
+        train_minutes = (time.perf_counter() - t0) / 60
+        policy = DragPolicy(net)
+        policy.save(args.out / "policy.pt")
+        (args.out / "curve.json").write_text(json.dumps(curve, indent=1))
+        plot_curve(curve, args.out / "curve.png")
 
     # fast-path figures for every agent, per setting
     heuristic = HeuristicDragPolicy().predict
@@ -299,7 +317,7 @@ def main() -> None:
 
     jobs = [(str(train_dir), int(i), s) for s in args.settings for i in stored_idx]
     jobs += [(str(held_dir), int(i), s) for s in args.settings for i in held_idx]
-    results = evaluate_real(args.out / "policy.pt", jobs, args.workers)
+    results = [] if args.skip_real else evaluate_real(args.out / "policy.pt", jobs, args.workers)
     real = {}
     for pool_dir, _, setting, ok in results:
         split = "stored" if pool_dir == str(train_dir) else "heldout"

@@ -1,7 +1,9 @@
-"""Train a drag policy with PPO (stable-baselines3) on generated single-drag tasks, from pixels.
+"""Train a drag policy with PPO (stable-baselines3) in the real editor, from pixels.
 
-The policy sees the editor as a small screenshot and outputs one continuous drag (Box(4) in
-[-1, 1]); tasks are generated without end (random programs, a random intended connection, a random
+A baseline of what RL from pixels does at real-editor speed (about one drag per second); for a
+policy that learns, see ``train_drag_policy.py`` (the fast drag path). The policy sees the
+editor as a small screenshot plus the instruction's token ids and outputs one continuous drag
+(Box(4) in [-1, 1]); tasks are generated without end (random programs, a random intended connection, a random
 view), with a curriculum (near targets first) and the optional shaped reward (minus the mean
 normalised distance of the grab point to the start region and of the drop to the end region). Saves the model, a learning-curve plot and a JSON
 of figures; evaluates the trained policy against a random policy on held-out generated tasks and
@@ -183,7 +185,7 @@ def train(args: argparse.Namespace, log_dir: Path) -> PPO:
     vec = SubprocVecEnv(thunks) if args.envs > 1 else DummyVecEnv(thunks)
     vec.seed(args.seed)
     model = PPO(
-        "CnnPolicy",
+        "MultiInputPolicy",  # pixels (CNN) + instruction token ids
         vec,
         n_steps=args.n_steps,
         batch_size=min(64, args.n_steps * args.envs),

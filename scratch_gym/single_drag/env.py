@@ -1,7 +1,8 @@
 """SingleDragEnv: one-drag episodes of the Single-Step Drag benchmark in the real editor.
 
-Registered as ``ScratchWorld-SingleDrag-v0`` (LLM agents) and ``ScratchWorld-SingleDragPixels-v0``
-(RL, stable-baselines3).
+Registered as ``ScratchWorld-SingleDrag-v0`` (LLM agents), ``ScratchWorld-SingleDragPixels-v0``
+and ``ScratchWorld-SingleDragElements-v0`` (RL: the same spaces as the fast path's
+``ScratchWorld-SingleDragFast-v0``, so a policy trained there runs here unchanged).
 
 * Action space: ``action="points"``: ``Dict(start=Box(2), end=Box(2))`` in viewport pixels
   (origin top-left; outside points are clipped and flagged); ``action="box"``: ``Box(4)`` in
@@ -72,7 +73,8 @@ def points_space() -> spaces.Dict:
 class SingleDragEnv(PageEnv):
     """One drag per episode; reward 1 when the intended connection forms (see module docs).
 
-    Arguments: ``action`` ("points" or "box"), ``observation`` ("screen" or "pixels"),
+    Arguments: ``action`` ("points", "box" or "grid"), ``observation`` ("screen", "pixels" or
+    "elements"),
     ``obs_size`` (width, height; default 128x72) for pixels only, ``tasks`` (None: all stored tasks; a list of ids;
     or "generated"), ``setting`` (baseline, gt_start, knowledge), ``shaped_reward``,
     ``render_mode`` ("rgb_array"), ``browser`` (a BrowserSession to share).

@@ -17,7 +17,8 @@ def test_pixels_variant_passes_the_sb3_checker():
     try:
         sb3_check_env(env.unwrapped, warn=False)
         obs, _ = env.reset(seed=3)
-        assert obs.shape == (72, 128, 3)
+        assert obs["pixels"].shape == (72, 128, 3)
+        assert obs["instruction"].shape == (48,) and obs["instruction"].max() > 0
     finally:
         env.close()
 

@@ -92,7 +92,11 @@ def test_fast_observations_equal_the_real_editors(drag_pool):
             assert np.array_equal(f_obs["instruction"], r_obs["instruction"])
             assert np.array_equal(f_obs["element_type"], r_obs["element_type"])
             differ = [
-                (k, tokens.decode(f_obs["element_tokens"][k]), tokens.decode(r_obs["element_tokens"][k]))
+                (
+                    k,
+                    tokens.decode(f_obs["element_tokens"][k]),
+                    tokens.decode(r_obs["element_tokens"][k]),
+                )
                 for k in range(len(f_obs["element_tokens"]))
                 if not np.array_equal(f_obs["element_tokens"][k], r_obs["element_tokens"][k])
             ]
