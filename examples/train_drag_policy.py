@@ -176,7 +176,7 @@ def evaluate_fast(net, train_pool, heldout, elapsed, step) -> dict:
     return row
 
 
-def plot_curve(curve: list[dict], path: Path) -> None:
+def plot_curve(curve: list[dict], path: Path, rl_from: float | None = None) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -184,8 +184,10 @@ def plot_curve(curve: list[dict], path: Path) -> None:
 
     fig, ax = plt.subplots(figsize=(6, 3.5))
     m = [c["minutes"] for c in curve]
-    ax.plot(m, [c["fast_pass1_train"] for c in curve], label="training pool (fast path)")
-    ax.plot(m, [c["fast_pass1_heldout"] for c in curve], label="held-out pool (fast path)")
+    ax.plot(m, [c["fast_pass1_train"] for c in curve], label="training pool, with stored (fast)")
+    ax.plot(m, [c["fast_pass1_heldout"] for c in curve], label="held-out pool (fast)")
+    if rl_from is not None:
+        ax.axvline(rl_from, color="grey", linestyle=":", label="cloning -> policy gradient")
     ax.set_xlabel("training minutes (CPU)")
     ax.set_ylabel("Pass@1")
     ax.set_ylim(0, 1)
@@ -297,7 +299,7 @@ def main() -> None:
         policy = DragPolicy(net)
         policy.save(args.out / "policy.pt")
         (args.out / "curve.json").write_text(json.dumps(curve, indent=1))
-        plot_curve(curve, args.out / "curve.png")
+        plot_curve(curve, args.out / "curve.png", args.minutes * (1 - args.rl_share))
 
     # fast-path figures for every agent, per setting
     heuristic = HeuristicDragPolicy().predict

@@ -12,7 +12,8 @@ One JSON file per task in ``tasks/single_drag/``::
      "goal": [{"rel": "below", "block": "s0b2"}],
      "regions": {...}}
 
-Script ``i`` gets block ids ``s{i}b1, s{i}b2, ...`` in text order. ``source`` is a flyout block
+An imported task (``scratchworld_tasks``) carries a ready ``project_json`` instead of building
+its project from ``project``. Script ``i`` gets block ids ``s{i}b1, s{i}b2, ...`` in text order. ``source`` is a flyout block
 (``opcode``, ``nth`` among equal opcodes) or a canvas block (``block`` id). Goal relations, all of
 which must hold in the VM for the dragged block D: ``below`` (block.next is D), ``above`` (block
 follows D in D's stack), ``input`` (block's input ``input`` holds D; SUBSTACK/SUBSTACK2 too).
@@ -20,6 +21,7 @@ follows D in D's stack), ``input`` (block's input ``input`` holds D; SUBSTACK/SU
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -45,18 +47,46 @@ CATEGORIES = (
 DEFAULT_SCALE = 0.675
 
 
+STAGE_SIZES = ("large", "small")
+
+
 @dataclass(frozen=True)
 class View:
-    """The editor view a task starts in: palette category and scroll, workspace scroll and zoom."""
+    """The editor view a task starts in: palette category and scroll, workspace scroll and zoom.
+
+    Optional (imported ScratchWorld tasks): ``target``, the sprite (or stage, by name) being
+    edited (None: the first sprite, as the project loads); ``stage_size``, the GUI's stage size
+    (the small stage leaves a wider code area); ``translate``, the workspace canvas' translation
+    (tx, ty) in screen px, scrolled to after the scroll (set by hand past the scroll limits);
+    ``flyout_anchor`` (opcode, nth, y): the palette scrolled on until the nth palette block of
+    that opcode is centred at screen y.
+    """
 
     category: str = "motion"
     flyout_offset: float = 0.0  # screen px past the category's top in the palette
     scroll_x: float = 0.0
     scroll_y: float = 0.0
     scale: float = DEFAULT_SCALE
+    target: str | None = None
+    stage_size: str = "large"
+    translate: tuple[float, float] | None = None
+    flyout_anchor: tuple[str, int, float] | None = None
 
     def to_args(self) -> dict[str, Any]:
-        return asdict(self)
+        """The ``single_drag.view`` bridge call's arguments (also the task file's ``view``)."""
+        out = asdict(self)
+        for key, default in OPTIONAL_VIEW.items():
+            if out[key] == default:
+                del out[key]
+        if self.translate is not None:
+            out["translate"] = [float(v) for v in self.translate]
+        if self.flyout_anchor is not None:
+            opcode, nth, y = self.flyout_anchor
+            out["flyout_anchor"] = [str(opcode), int(nth), float(y)]
+        return out
+
+
+OPTIONAL_VIEW = {"target": None, "stage_size": "large", "translate": None, "flyout_anchor": None}
 
 
 @dataclass(frozen=True)
@@ -103,6 +133,7 @@ class Task:
     goal: list[Relation]
     regions: Regions | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    project_json: dict[str, Any] | None = None  # a ready project.json (imported tasks)
     suite = "single-drag"
 
     @property
@@ -115,7 +146,10 @@ class Task:
         return {"task": self}
 
     def build_project(self) -> dict[str, Any]:
-        """The project.json this task starts from (built with the program model)."""
+        """The project.json this task starts from: its ready ``project_json`` (a copy), else
+        built from the ``project`` spec with the program model."""
+        if self.project_json is not None:
+            return copy.deepcopy(self.project_json)
         return build_project(self.project)
 
     def to_json(self) -> dict[str, Any]:
@@ -130,6 +164,8 @@ class Task:
         }
         if self.meta:
             out["meta"] = self.meta
+        if self.project_json is not None:
+            out["project_json"] = self.project_json
         if self.regions is not None:
             out["regions"] = self.regions.to_json()
         return out
@@ -164,9 +200,21 @@ def task_from_json(data: dict[str, Any], where: str = "task") -> Task:
         goal.append(Relation(rel["rel"], rel["block"], rel.get("input")))
     if not goal:
         raise ValueError(f"{where}: goal must hold at least one relation")
-    view = View(**need("view"))
+    view_args = dict(need("view"))
+    try:
+        if view_args.get("translate") is not None:
+            tx, ty = view_args["translate"]
+            view_args["translate"] = (float(tx), float(ty))
+        if view_args.get("flyout_anchor") is not None:
+            opcode, nth, y = view_args["flyout_anchor"]
+            view_args["flyout_anchor"] = (str(opcode), int(nth), float(y))
+        view = View(**view_args)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: view: {exc}") from None
     if view.category not in CATEGORIES:
         raise ValueError(f"{where}: view.category must be one of {CATEGORIES}")
+    if view.stage_size not in STAGE_SIZES:
+        raise ValueError(f"{where}: view.stage_size must be one of {STAGE_SIZES}")
     regions = Regions.from_json(data["regions"]) if data.get("regions") else None
     return Task(
         id=str(need("id")),
@@ -178,7 +226,16 @@ def task_from_json(data: dict[str, Any], where: str = "task") -> Task:
         goal=goal,
         regions=regions,
         meta=dict(data.get("meta", {})),
+        project_json=_project_json(data.get("project_json"), where),
     )
+
+
+def _project_json(value: Any, where: str) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not isinstance(value.get("targets"), list):
+        raise ValueError(f"{where}: project_json must be a project.json object with targets")
+    return dict(value)
 
 
 def build_project(spec: dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,8 @@ suite         tasks                           modes (agents) and report
 ============  ==============================  ============================================
 tasks         the shipped task suite          primitive, composite; ScratchWorld Table 1
 scratchworld  a ScratchWorld checkout's tasks primitive, composite; Table 1
-single-drag   stored single-drag tasks        single_drag; Pass@k, start/end, spatial error
+single-drag   stored single-drag tasks (or a  single_drag; Pass@k, start/end, spatial error
+              ScratchWorld checkout's)
 perception    perception question slots       perception; accuracy by question type
 nl2scratch    references JSONL / task goldens nl2scratch; EM, F1, PS, SAC_nl, SAC_ref
 ============  ==============================  ============================================
@@ -28,7 +29,7 @@ from scratch_gym.suites.tasks import TaskSuite
 SUITE_CLASSES: dict[str, tuple[type[Suite], tuple[str, ...]]] = {
     "tasks": (TaskSuite, ()),
     "scratchworld": (TaskSuite, ("scratchworld",)),
-    "single-drag": (SingleDragSuite, ("setting",)),
+    "single-drag": (SingleDragSuite, ("setting", "scratchworld")),
     "perception": (PerceptionSuite, ("seed", "screens")),
     "nl2scratch": (ProgramSuite, ("references",)),
 }
@@ -39,8 +40,8 @@ def make_suite(
     name: str = "tasks", *, labels: Mapping[str, str] | None = None, **options: Any
 ) -> Suite:
     """A suite by name: ``tasks``; ``scratchworld`` (scratchworld=PATH); ``single-drag``
-    (setting); ``perception`` (seed, screens); ``nl2scratch`` (references). Options that do not
-    apply to the suite are an error that names them (as ``labels`` spells them, e.g. the
+    (setting; scratchworld=PATH for a checkout's single-drag tasks); ``perception`` (seed,
+    screens); ``nl2scratch`` (references). Options that do not apply to the suite are an error that names them (as ``labels`` spells them, e.g. the
     command line's flags)."""
     if name not in SUITE_CLASSES:
         raise ValueError(f"unknown suite {name!r}; allowed: {', '.join(SUITES)}")

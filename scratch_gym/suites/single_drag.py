@@ -1,5 +1,10 @@
 """The Single-Step Drag suite (``single-drag``): one drag per episode, success when the intended
-connection forms; reported as the paper's Pass@k / start / end / spatial-error table."""
+connection forms; reported as the paper's Pass@k / start / end / spatial-error table.
+
+With ``scratchworld=PATH`` it runs the Single-Step Drag tasks of that ScratchWorld checkout
+(:mod:`scratch_gym.single_drag.scratchworld_tasks`) instead of the stored ones; their feasible
+regions are computed by BFS in this editor the first time they are selected (a progress bar) and
+cached per task and editor version (``scratchworld_tasks.regions_cache_dir``)."""
 
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ class SingleDragSuite(Suite):
     ``gt_start`` (the start point is given) or ``knowledge`` (the grab/drop rules are given)."""
 
     setting: str = "baseline"
+    scratchworld: str | None = None
     name = "single-drag"
     modes = ("single_drag",)
 
@@ -28,6 +34,8 @@ class SingleDragSuite(Suite):
 
     @property
     def source(self) -> str:
+        if self.scratchworld:
+            return f"ScratchWorld single-drag tasks of {self.scratchworld}, {self.setting}"
         return f"stored tasks, {self.setting}"
 
     @property
@@ -39,6 +47,8 @@ class SingleDragSuite(Suite):
     ) -> list[Any]:
         from scratch_gym.single_drag.task import load_tasks
 
+        if self.scratchworld:
+            return self._scratchworld_tasks(categories, task_ids)
         tasks = load_tasks(list(task_ids) if task_ids else None)
         missing = [t.id for t in tasks if t.regions is None]
         if missing:
@@ -53,7 +63,33 @@ class SingleDragSuite(Suite):
     def load(self, task_id: str) -> Any:
         from scratch_gym.single_drag.task import load_tasks
 
+        if self.scratchworld:
+            return self._scratchworld_tasks(None, [task_id], progress=False)[0]
         return load_tasks([task_id])[0]
+
+    def _scratchworld_tasks(
+        self,
+        categories: Sequence[str] | None,
+        task_ids: Sequence[str] | None,
+        progress: bool = True,
+    ) -> list[Any]:
+        """The checkout's tasks with their regions (cached, else computed by BFS now)."""
+        from scratch_gym.single_drag.scratchworld_tasks import (
+            attach_regions,
+            load_scratchworld_drag_tasks,
+        )
+
+        assert self.scratchworld is not None
+        tasks = load_scratchworld_drag_tasks(
+            self.scratchworld, list(task_ids) if task_ids else None
+        )
+        if categories:
+            tasks = [t for t in tasks if t.category in categories]
+        failed = attach_regions(tasks, progress=progress)
+        if failed:
+            details = "; ".join(f"{k}: {v}" for k, v in failed.items())
+            raise ValueError(f"no feasible regions found for ScratchWorld task(s): {details}")
+        return tasks
 
     def make_env(self, mode: str, env_spec: Any) -> Any:
         from scratch_gym.single_drag.env import SingleDragEnv

@@ -34,10 +34,45 @@
     };
   }
 
+  // The GUI's stage size ('small' or 'large'): the code area is wider beside the small stage.
+  // Waits (a few frames) for the GUI to lay the page out again and Blockly to resize.
+  async function setStageSize (size) {
+    const store = SG.state.store;
+    if (store.getState().scratchGui.stageSize.stageSize === size) return;
+    const before = SG.workspace().getParentSvg().getBoundingClientRect().width;
+    store.dispatch({type: 'scratch-gui/StageSize/SET_STAGE_SIZE', stageSize: size});
+    for (let i = 0; i < 30; i++) {
+      await SG.frames(1);
+      if (SG.workspace().getParentSvg().getBoundingClientRect().width !== before) break;
+    }
+    window.dispatchEvent(new Event('resize'));
+    await SG.frames(2);
+  }
+
+  // Makes the sprite named `name` (or the stage, by its name) the editing target.
+  async function selectTarget (name) {
+    const vm = SG.vm;
+    const runtime = vm.runtime;
+    const stage = runtime.getTargetForStage();
+    const t = runtime.getSpriteTargetByName(name) || (stage && stage.getName() === name ? stage : null);
+    if (!t) SG.fail('unknown_target', `no sprite or stage named ${JSON.stringify(name)}`);
+    if (vm.editingTarget === t) return;
+    vm.setEditingTarget(t.id);
+    await SG.frames(2);
+  }
+
   // Selects a category, scrolls the flyout and the workspace, sets the zoom: all without animation.
   // flyout_offset is added to the category's own scroll position (workspace units of the flyout).
-  SG.register('single_drag.view', ({category = 'motion', flyout_offset: offset = 0,
-    scroll_x: sx = 0, scroll_y: sy = 0, scale = 0.675}) => {
+  // Optional: `target` (a sprite's or the stage's name) becomes the editing target first;
+  // `stage_size` ('large' by default, or 'small') lays the GUI out; `translate` [tx, ty] then sets
+  // the workspace canvas' translation directly (screen px from the code area's top-left corner),
+  // past the scroll limits too, as ScratchWorld's single-drag tasks set their workspace_state;
+  // `flyout_anchor` [opcode, nth, y] scrolls the palette on until that block is centred at y.
+  SG.register('single_drag.view', async ({category = 'motion', flyout_offset: offset = 0,
+    scroll_x: sx = 0, scroll_y: sy = 0, scale = 0.675, target: targetName = null,
+    stage_size: stageSize = 'large', translate = null, flyout_anchor: flyoutAnchor = null}) => {
+    if (targetName) await selectTarget(targetName);
+    await setStageSize(stageSize);
     SG.toolbox.flush();
     const ws = SG.workspace();
     const flyout = ws.getFlyout();
@@ -47,11 +82,41 @@
     if (tb.getSelectedItem() !== item) tb.setSelectedItem(item);
     flyout.scrollTarget = undefined;
     const base = (flyout.scrollPositions.get(item.getName()) || 0) * flyout.getWorkspace().scale;
-    flyout.getWorkspace().scrollbar.setY(Math.max(0, base + offset));
+    const fws = flyout.getWorkspace();
+    fws.scrollbar.setY(Math.max(0, base + offset));
+    if (flyoutAnchor) {
+      // Then scroll on so that the nth palette block of the opcode is centred at screen y.
+      const [opcode, nth, y] = flyoutAnchor;
+      const box = b => b.getSvgRoot().getBoundingClientRect();
+      const found = fws.getTopBlocks(false).filter(b => b.type === opcode)
+        .sort((a, b) => box(a).top - box(b).top);
+      if (found.length <= nth) {
+        SG.fail('unknown_block', `the palette shows ${found.length} ${opcode} block(s), not ${nth + 1}`);
+      }
+      const r = box(found[nth]);
+      fws.scrollbar.setY(Math.max(0, base + offset + (r.top + r.height / 2 - y)));
+    }
     ws.setScale(scale);
     ws.scroll(sx, sy);
-    return {scroll_x: ws.scrollX, scroll_y: ws.scrollY, scale: ws.scale,
-      flyout_scroll_y: -flyout.getWorkspace().scrollY, category};
+    let forced = false;
+    if (translate) {
+      // The canvas sits at (scroll + the palette's width); scroll there through Blockly (its
+      // scrollbars then agree, and later resizes keep it), else past the limits by hand.
+      const [tx, ty] = translate;
+      const m = ws.getMetrics();
+      ws.scroll(tx - m.absoluteLeft, ty - m.absoluteTop);
+      const now = ws.getOriginOffsetInPixels ? ws.getOriginOffsetInPixels() : {x: NaN, y: NaN};
+      if (Math.abs(now.x - tx) > 0.5 || Math.abs(now.y - ty) > 0.5) {
+        ws.scrollX = tx - m.absoluteLeft;
+        ws.scrollY = ty - m.absoluteTop;
+        ws.translate(tx, ty);
+        forced = true;
+      }
+    }
+    return {scroll_x: ws.scrollX, scroll_y: ws.scrollY, scale: ws.scale, forced,
+      flyout_scroll_y: -flyout.getWorkspace().scrollY, category,
+      target: SG.vm.editingTarget ? SG.vm.editingTarget.getName() : null,
+      stage_size: SG.state.store.getState().scratchGui.stageSize.stageSize};
   });
 
   // Remembers the current blocks as the state to restore (unless keep_baseline: after a restore
