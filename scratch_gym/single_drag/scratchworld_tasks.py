@@ -65,18 +65,6 @@ STATIC_DIR = Path("scratch-gui") / "static"
 ID_PREFIX = "scratchworld-"
 KIND_OF_CATEGORY = {"T1": "direct_connection", "T2": "slot_insertion"}
 CONNECTION_TYPES = ("next", "parent", "substack_1", "substack_2", "input")
-# the palette category of an opcode's prefix
-CATEGORY_OF_PREFIX = {
-    "motion": "motion",
-    "looks": "looks",
-    "sound": "sound",
-    "event": "events",
-    "control": "control",
-    "sensing": "sensing",
-    "operator": "operators",
-    "data": "variables",
-    "procedures": "myBlocks",
-}
 
 
 class ScratchWorldDragError(ValueError):
@@ -250,11 +238,16 @@ def goal_of(cfg: dict[str, Any], ref: str, path: Path) -> Relation:
 
 
 def category_of(opcode: str, path: Path | None = None) -> str:
-    """The palette category that shows ``opcode``."""
-    prefix = opcode.split("_", 1)[0]
-    if prefix not in CATEGORY_OF_PREFIX:
-        raise ScratchWorldDragError(f"{path or 'task'}: no palette category for opcode {opcode!r}")
-    return CATEGORY_OF_PREFIX[prefix]
+    """The palette category that shows ``opcode`` (from the block catalogue)."""
+    from scratch_gym.program import catalogue
+
+    try:
+        category = catalogue.block(opcode).category
+    except KeyError:
+        raise ScratchWorldDragError(
+            f"{path or 'task'}: no palette category for opcode {opcode!r}"
+        ) from None
+    return "myBlocks" if category == "myblocks" else category
 
 
 def read_project(sb3: Path, task_file: Path) -> dict[str, Any]:
