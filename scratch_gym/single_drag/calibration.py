@@ -130,7 +130,8 @@ def replay(
         editor_drag.perform(page, drag.start, drag.end)
         real = editor_drag.outcome(page, snap.task)
         blocks = page.call("vm.blocks", {})
-        formed_real = real_formed(blocks, real.dragged)
+        tops = tuple(p.formed.split(":", 1)[1] for p in snap.pairs if p.formed.startswith("above:"))
+        formed_real = real_formed(blocks, real.dragged, tops)
         editor_drag.restore(page, snap.task, env.unwrapped._project, info["view"])
         result.real_seconds += time.perf_counter() - t0
         fast_pick = int(fast.pick[i])
@@ -190,8 +191,11 @@ def _formed_of(snap: Any, pick: int, pair: int) -> str:
     return pairs[pair].formed if pair < len(pairs) else ""
 
 
-def real_formed(blocks: dict[str, Any], dragged: dict[str, Any] | None) -> str:
-    """The connection the dropped block made in the VM, in ``drag_model`` terms ("" for none)."""
+def real_formed(
+    blocks: dict[str, Any], dragged: dict[str, Any] | None, tops: tuple[str, ...] = ()
+) -> str:
+    """The connection the dropped block made in the VM, in ``drag_model`` terms ("" for none).
+    ``tops``: the stacks' top blocks the drop could attach below the dropped stack."""
     if not dragged or dragged["id"] not in blocks:
         return ""
     d = dragged["id"]
@@ -204,15 +208,13 @@ def real_formed(blocks: dict[str, Any], dragged: dict[str, Any] | None) -> str:
             if slot.get("block") == d:
                 return f"input:{name}:{parent}"
         return ""
-    last, seen = d, 0
-    while blocks[last].get("next") and seen < 1000:
-        nxt = blocks[last]["next"]
-        if blocks.get(nxt, {}).get("parent") != last:
-            break
-        last, seen = nxt, seen + 1
-    below = blocks[last].get("next")
-    if below and below != d:
-        return f"above:{below}"
+    below_d, seen, block = [], 0, blocks[d].get("next")
+    while block and block in blocks and seen < 1000:
+        below_d.append(block)
+        block, seen = blocks[block].get("next"), seen + 1
+    for top in tops:  # a stack that was on its own now hangs below the dropped one
+        if top in below_d:
+            return f"above:{top}"
     for name, slot in (blocks[d].get("inputs") or {}).items():
         child = slot.get("block")
         if child and child != slot.get("shadow") and name not in ("SUBSTACK", "SUBSTACK2"):
