@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -230,7 +231,10 @@ def _real_episode(job: tuple[str, int, str]) -> tuple[str, int, str, bool]:
 
 def evaluate_real(policy_path: Path, jobs: list[tuple[str, int, str]], workers: int) -> list:
     out = []
-    with ProcessPoolExecutor(workers, initializer=_init_real, initargs=(str(policy_path),)) as ex:
+    spawn = multiprocessing.get_context("spawn")  # no fork of a process that ran a browser
+    with ProcessPoolExecutor(
+        workers, mp_context=spawn, initializer=_init_real, initargs=(str(policy_path),)
+    ) as ex:
         for result in tqdm(ex.map(_real_episode, jobs), total=len(jobs), desc="real editor"):
             out.append(result)
     return out
@@ -321,8 +325,10 @@ def main() -> None:
     jobs += [(str(held_dir), int(i), s) for s in args.settings for i in held_idx]
     results = [] if args.skip_real else evaluate_real(args.out / "policy.pt", jobs, args.workers)
     real = {}
-    for pool_dir, _, setting, ok in results:
-        split = "stored" if pool_dir == str(train_dir) else "heldout"
+    splits = ["stored"] * (len(args.settings) * len(stored_idx)) + ["heldout"] * (
+        len(args.settings) * len(held_idx)
+    )
+    for split, (_, _, setting, ok) in zip(splits, results, strict=False):
         real.setdefault((split, setting), []).append(ok)
 
     def mean(values) -> float:

@@ -14,6 +14,7 @@ is kept) and runs on ``workers`` pages.
 from __future__ import annotations
 
 import json
+import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -147,8 +148,23 @@ def build_pool(
     jobs = [(t, str(snaps / f"{t}.npz"), seed) for t in todo]
     if not jobs:
         return manifest
+    if workers <= 1:  # in this process (also where a browser already runs: no fork)
+        _init_worker(obs_size)
+        try:
+            for job in jobs:
+                _capture_one(job)
+                done += 1
+                if progress:
+                    progress(done, len(manifest["tasks"]))
+        finally:
+            _worker.pop("env").close()
+        return manifest
+    # spawned, not forked: a forked child would inherit this process's Playwright state
     with ProcessPoolExecutor(
-        max_workers=max(1, workers), initializer=_init_worker, initargs=(obs_size,)
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_init_worker,
+        initargs=(obs_size,),
     ) as ex:
         for _ in ex.map(_capture_one, jobs):
             done += 1
