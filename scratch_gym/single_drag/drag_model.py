@@ -94,10 +94,8 @@ def _local_kind(conn: dict[str, Any], dragged: set[str]) -> str | None:
     occupied = conn["target"] is not None and conn["target"] in dragged
     if kind in ("previous", "output"):
         return kind  # detached by the drag
-    if kind == "next" and conn["input"] is None:
+    if kind == "next":  # the block's own next, or a statement input (SUBSTACK) that wraps
         return None if occupied else kind
-    if kind == "next":  # a statement input (SUBSTACK) wraps a stack's top
-        return None if occupied else "next"
     if kind == "input":
         return None if conn["target"] is not None else kind  # a shadow occupies it too
     return None
@@ -115,8 +113,7 @@ def _accepts(
     """Blockly's safety, type and drag checks for dragged ``conn`` against workspace ``cand``."""
     if cand["type"] != OPPOSITE[mine]:
         return False
-    a, b = conn.get("check"), cand.get("check")
-    if a and b and not set(a) & set(b):
+    if not compatible(conn.get("check"), cand.get("check")):
         return False
     if other["opcode"] == "procedures_prototype":
         return False
@@ -135,6 +132,13 @@ def _accepts(
         if not has_next and not cand.get("target_shadow") and occupant_has_next:
             return False
     return True
+
+
+def compatible(a: Any, b: Any) -> bool:
+    """Blockly's type check: unchecked connections fit anything, else the checks must share."""
+    if not a or not b:
+        return True
+    return bool(set(a) & set(b))
 
 
 def _formed(other: dict[str, Any], cand: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scratch_gym.editor.page import EditorPage
+from scratch_gym.single_drag.drag_model import stack_last
 from scratch_gym.single_drag.task import Task
 
 
@@ -54,12 +55,8 @@ class Geometry:
 
     def stack_last(self, block_id: str) -> dict[str, Any]:
         """The last block of the stack that hangs below ``block_id`` (itself when alone)."""
-        block = self.canvas_block(block_id)
-        while True:
-            nxt = _conn(block, "next", None)
-            if not nxt or not nxt["target"]:
-                return block
-            block = self.canvas_block(nxt["target"])
+        self.canvas_block(block_id)  # a clear KeyError for an unknown block
+        return stack_last({b["id"]: b for b in self.data["canvas"]}, block_id)
 
 
 def _conn(block: dict[str, Any], kind: str, input_name: str | None) -> dict[str, Any] | None:
@@ -76,7 +73,7 @@ def connection_pair(geo: Geometry, task: Task) -> tuple[tuple[float, float], tup
     the dragged connection as Blockly sees it during the drag (for a palette block: its top-left
     corner, where the pinned editor keeps every connection of a block created by a drag)."""
     src = geo.source_block(task)
-    rel = next((g for g in task.goal if g.rel in ("input", "below")), task.goal[0])
+    rel = task.main_relation()
     other = geo.canvas_block(rel.block)
     if rel.rel == "below":
         target, mine = _conn(other, "next", None), _conn(src, "previous", None)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from scratch_gym.editor.page import EditorPage
+from scratch_gym.single_drag.drag_model import compatible, subtree
 from scratch_gym.single_drag.geometry import Geometry, _conn, connection_pair
 from scratch_gym.single_drag.regions import Region, Regions
 from scratch_gym.single_drag.task import Task
@@ -63,7 +64,7 @@ def end_points(
         for kind, mx, my, check, is_intended_mine in dragged:
             px, py = mx + dx, my + dy
             for c in candidates.get(OPPOSITE[kind], []):
-                if not _compatible(check, c.get("check")):
+                if not compatible(check, c.get("check")):
                     continue
                 d = float(np.hypot(c["x"] - px, c["y"] - py))
                 if d <= best_d:
@@ -99,7 +100,7 @@ def _candidates(geo: Geometry, task: Task) -> dict[str, list[dict[str, Any]]]:
     """Workspace connections a dragged block may snap to, by type (its own stack excluded)."""
     excluded: set[str] = set()
     if task.source.origin == "canvas":
-        excluded = _subtree(geo, task.source.block or "")
+        excluded = subtree({b["id"]: b for b in geo.data["canvas"]}, task.source.block or "")
     out: dict[str, list[dict[str, Any]]] = {}
     for b in geo.data["canvas"]:
         if b["id"] in excluded or b["shadow"]:
@@ -111,29 +112,6 @@ def _candidates(geo: Geometry, task: Task) -> dict[str, list[dict[str, Any]]]:
                 continue  # dragging a statement/reporter onto a lone reporter: not modelled
             out.setdefault(c["type"], []).append(c)
     return out
-
-
-def _subtree(geo: Geometry, block_id: str) -> set[str]:
-    """The block, everything nested in it and every block below it in its stack."""
-    children: dict[str, list[str]] = {}
-    for b in geo.data["canvas"]:
-        for c in b["connections"]:
-            if c["type"] in ("next", "input") and c["target"]:
-                children.setdefault(b["id"], []).append(c["target"])
-    out, todo = set(), [block_id]
-    while todo:
-        b = todo.pop()
-        if b not in out:
-            out.add(b)
-            todo.extend(children.get(b, []))
-    return out
-
-
-def _compatible(a: Any, b: Any) -> bool:
-    """Blockly's type check: unchecked connections fit anything, else the checks must share."""
-    if not a or not b:
-        return True
-    return bool(set(a) & set(b))
 
 
 def _grid(x0: float, y0: float, x1: float, y1: float, step: int) -> np.ndarray:

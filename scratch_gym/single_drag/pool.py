@@ -292,9 +292,3 @@ def stack_tables(snaps: list[Snapshot]) -> DragTables:
         flyout_drag_radius=float(cfg["flyout_drag_radius"]),
         angle_range=float(cfg["drag_angle_range"]),
     )
-
-
-def pair_formed(pool: Pool, task: int, pick: int, index: int) -> str:
-    """What the ``index``-th pair of ``pick`` on task ``task`` connects (``drag_model`` terms)."""
-    pairs = [p for p in pool.snapshots[task].pairs if p.pick == pick]
-    return pairs[index].formed if 0 <= index < len(pairs) else ""

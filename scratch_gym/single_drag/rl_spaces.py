@@ -113,9 +113,8 @@ def points_of(action: str, raw: Any) -> PrimitiveAction:
             f"the grid action must be 4 integers (grab column, row, drop column, row), got {raw!r:.80}"
         )
     cells = arr.astype(np.int64)
-    high = np.array([GRID[0], GRID[1], GRID[0], GRID[1]]) - 1
-    clipped = np.clip(cells, 0, high)
-    centres = (clipped + 0.5) * GRID_CELL
+    clipped = np.clip(cells, 0, np.array([*GRID, *GRID]) - 1)
+    start, end = grid_points(cells[None])
     flags = [
         n
         for n, sl in (("start", slice(0, 2)), ("end", slice(2, 4)))
@@ -123,8 +122,8 @@ def points_of(action: str, raw: Any) -> PrimitiveAction:
     ]
     return PrimitiveAction(
         type="drag",
-        start=(float(centres[0]), float(centres[1])),
-        end=(float(centres[2]), float(centres[3])),
+        start=(float(start[0, 0]), float(start[0, 1])),
+        end=(float(end[0, 0]), float(end[0, 1])),
         clipped=flags,
     )
 

@@ -57,12 +57,12 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from scratch_gym.program.projects import project_json
 from scratch_gym.single_drag.task import Relation, Source, Task, View
+from scratch_gym.tasks.scratchworld import ID_PREFIX, STATIC_DIR
 
 BENCHMARK_DIR = Path("single_step_drag_benchmark")
 TASKS_DIR = BENCHMARK_DIR / "tasks"
-STATIC_DIR = Path("scratch-gui") / "static"
-ID_PREFIX = "scratchworld-"
 KIND_OF_CATEGORY = {"T1": "direct_connection", "T2": "slot_insertion"}
 CONNECTION_TYPES = ("next", "parent", "substack_1", "substack_2", "input")
 
@@ -255,8 +255,7 @@ def read_project(sb3: Path, task_file: Path) -> dict[str, Any]:
     if not sb3.is_file():
         raise ScratchWorldDragError(f"{task_file}: init_project {sb3} does not exist")
     try:
-        with zipfile.ZipFile(sb3) as zf:
-            project = json.loads(zf.read("project.json"))
+        project = project_json(sb3.read_bytes())
     except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ScratchWorldDragError(
             f"{task_file}: init_project {sb3} is not an .sb3 with a project.json ({exc})"

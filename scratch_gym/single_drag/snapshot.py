@@ -181,7 +181,7 @@ def _source_id(geometry: dict[str, Any], task: Task) -> str:
 
 def goal_formed(task: Task) -> str:
     """The connection (in ``drag_model`` terms) the task's main goal relation asks for."""
-    rel = next((g for g in task.goal if g.rel in ("input", "below")), task.goal[0])
+    rel = task.main_relation()
     if rel.rel == "below":
         return f"below:{rel.block}"
     if rel.rel == "input":

@@ -141,6 +141,10 @@ class Task:
         """The row it counts in: its kind."""
         return self.kind
 
+    def main_relation(self) -> Relation:
+        """The goal relation the drag makes directly (an input or below), else the first."""
+        return next((g for g in self.goal if g.rel in ("input", "below")), self.goal[0])
+
     def reset_options(self) -> dict[str, Any]:
         """``SingleDragEnv.reset(options=...)`` for this task."""
         return {"task": self}
