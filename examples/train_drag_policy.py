@@ -201,6 +201,9 @@ def plot_curve(curve: list[dict], path: Path, rl_from: float | None = None) -> N
 
 
 # -- real-editor evaluation -------------------------------------------------------------------------
+# A job is (split, source, key, setting, agent): source is a pool directory (key: the task's index)
+# or a ScratchWorld checkout (key: the task's id); agent is "trained" or "heuristic".
+Job = tuple[str, str, str, str, str]
 _real: dict = {}
 
 
@@ -211,33 +214,59 @@ def _init_real(policy_path: str) -> None:
 
     torch.set_num_threads(1)
     _real["env"] = gym.make("ScratchWorld-SingleDragElements-v0")
-    _real["policy"] = DragPolicy.load(Path(policy_path))
+    _real["trained"] = DragPolicy.load(Path(policy_path))
+    _real["heuristic"] = HeuristicDragPolicy()
 
 
-def _real_episode(job: tuple[str, int, str]) -> tuple[str, int, str, bool]:
-    pool_dir, index, setting = job
-    from scratch_gym.single_drag.snapshot import Snapshot
+def _task(split: str, source: str, key: str):
+    if (source, key) not in _real:
+        if split == "scratchworld":
+            from scratch_gym.single_drag.scratchworld_tasks import (
+                attach_regions,
+                load_scratchworld_drag_tasks,
+            )
 
-    key = (pool_dir, index)
-    if key not in _real:
-        ids = json.loads((Path(pool_dir) / "pool.json").read_text())["tasks"]
-        _real[key] = Snapshot.load(Path(pool_dir) / "snapshots" / f"{ids[index]}.npz").task
+            task = load_scratchworld_drag_tasks(source, [key])[0]
+            attach_regions(
+                [task], compute=False
+            )  # BFS regions where cached, else Blockly's geometry
+        else:
+            from scratch_gym.single_drag.snapshot import Snapshot
+
+            ids = json.loads((Path(source) / "pool.json").read_text())["tasks"]
+            task = Snapshot.load(Path(source) / "snapshots" / f"{ids[int(key)]}.npz").task
+        _real[(source, key)] = task
+    return _real[(source, key)]
+
+
+def _real_episode(job: Job) -> tuple[Job, bool]:
+    split, source, key, setting, agent = job
     env = _real["env"]
-    obs, _ = env.reset(options={"task": _real[key], "setting": setting})
-    action = _real["policy"](obs)[0]
-    _, reward, _, _, info = env.step(action)
-    return pool_dir, index, setting, bool(info["success"])
+    obs, _ = env.reset(options={"task": _task(split, source, key), "setting": setting})
+    _, _, _, _, info = env.step(_real[agent](obs)[0])
+    return job, bool(info["success"])
 
 
-def evaluate_real(policy_path: Path, jobs: list[tuple[str, int, str]], workers: int) -> list:
-    out = []
+def evaluate_real(policy_path: Path, jobs: list[Job], workers: int) -> list[tuple[Job, bool]]:
     spawn = multiprocessing.get_context("spawn")  # no fork of a process that ran a browser
     with ProcessPoolExecutor(
         workers, mp_context=spawn, initializer=_init_real, initargs=(str(policy_path),)
     ) as ex:
-        for result in tqdm(ex.map(_real_episode, jobs), total=len(jobs), desc="real editor"):
-            out.append(result)
-    return out
+        return list(tqdm(ex.map(_real_episode, jobs), total=len(jobs), desc="real editor"))
+
+
+def scratchworld_ids(checkout: Path | None, only: list[str] | None) -> list[str]:
+    """The ids of the checkout's drag tasks to run (all, or ``only``); checked before training."""
+    if checkout is None:
+        if only:
+            raise SystemExit("error: --scratchworld-tasks needs --scratchworld PATH")
+        return []
+    from scratch_gym.single_drag.scratchworld_tasks import load_scratchworld_drag_tasks
+
+    try:
+        return [t.id for t in load_scratchworld_drag_tasks(checkout, only)]
+    except (KeyError, ValueError) as exc:  # ScratchWorldDragError is a ValueError
+        raise SystemExit(f"error: {exc.args[0] if exc.args else exc}") from None
 
 
 def main() -> None:
@@ -255,11 +284,18 @@ def main() -> None:
     ap.add_argument("--real-heldout", type=int, default=200, help="held-out tasks run for real")
     ap.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=SETTINGS)
     ap.add_argument("--train-on-stored", action="store_true", help="also clone stored tasks")
+    ap.add_argument(
+        "--scratchworld", type=Path, metavar="PATH",
+        help="also run the trained policy and the heuristic in the real editor on the Single-Step "
+        "Drag tasks of this ScratchWorld checkout",
+    )  # fmt: skip
+    ap.add_argument("--scratchworld-tasks", nargs="+", metavar="ID", help="only these of its tasks")
     ap.add_argument("--skip-real", action="store_true", help="no real-editor evaluation")
     ap.add_argument(
         "--policy", type=Path, help="skip training: evaluate this saved policy (OUT/policy.pt)"
     )
     args = ap.parse_args()
+    sw_ids = scratchworld_ids(args.scratchworld, args.scratchworld_tasks)
     torch.set_num_threads(max(1, (os.cpu_count() or 2) - 1))
     args.out.mkdir(parents=True, exist_ok=True)
 
@@ -321,31 +357,44 @@ def main() -> None:
             )
             fast[(name, "heldout", s)] = fast_pass1(heldout, act, s, held_idx)
 
-    jobs = [(str(train_dir), int(i), s) for s in args.settings for i in stored_idx]
-    jobs += [(str(held_dir), int(i), s) for s in args.settings for i in held_idx]
+    jobs: list[Job] = [("stored", str(train_dir), str(i), s, "trained")
+                       for s in args.settings for i in stored_idx]  # fmt: skip
+    jobs += [
+        ("heldout", str(held_dir), str(i), s, "trained") for s in args.settings for i in held_idx
+    ]
+    jobs += [("scratchworld", str(args.scratchworld), t, s, agent)
+             for agent in ("trained", "heuristic") for s in args.settings for t in sw_ids]  # fmt: skip
     results = [] if args.skip_real else evaluate_real(args.out / "policy.pt", jobs, args.workers)
-    real = {}
-    splits = ["stored"] * (len(args.settings) * len(stored_idx)) + ["heldout"] * (
-        len(args.settings) * len(held_idx)
-    )
-    for split, (_, _, setting, ok) in zip(splits, results, strict=False):
-        real.setdefault((split, setting), []).append(ok)
+    real: dict[tuple[str, str, str], list[bool]] = {}
+    for (split, _, _, setting, agent), ok in results:
+        real.setdefault((agent, split, setting), []).append(ok)
 
     def mean(values) -> float:
         return float(np.mean(values)) if len(values) else float("nan")
 
+    def cell(value: float) -> str:
+        return "-" if np.isnan(value) else f"{value:.3f}"
+
     rows = []
-    for split in ("stored", "heldout"):
+    for split in ("stored", "heldout", "scratchworld"):
         for s in args.settings:
-            rows.append([split, s, len(real.get((split, s), [])),
-                         f"{mean(real.get((split, s), [])):.3f}", f"{fast[('trained', split, s)]:.3f}",
-                         f"{fast[('heuristic', split, s)]:.3f}", f"{fast[('random', split, s)]:.3f}"])  # fmt: skip
+            if split == "scratchworld" and not sw_ids:
+                continue
+            got = real.get(("trained", split, s), [])
+            fast_of = {
+                n: fast.get((n, split, s), float("nan")) for n in ("trained", "heuristic", "random")
+            }
+            rows.append([split, s, len(got), cell(mean(got)), cell(fast_of["trained"]),
+                         cell(mean(real.get(("heuristic", split, s), []))),
+                         cell(fast_of["heuristic"]), cell(fast_of["random"])])  # fmt: skip
     print(table(["tasks", "setting", "episodes", "trained (real)", "trained (fast)",
-                 "heuristic (fast)", "random (fast)"], rows))  # fmt: skip
+                 "heuristic (real)", "heuristic (fast)", "random (fast)"], rows))  # fmt: skip
 
     def overall(split: str, source: str = "real", name: str = "trained") -> float:
         if source == "real":
-            return round(mean([v for s in args.settings for v in real.get((split, s), [])]), 4)
+            return round(
+                mean([v for s in args.settings for v in real.get((name, split, s), [])]), 4
+            )
         return round(mean([fast[(name, split, s)] for s in args.settings]), 4)
 
     figures = {
@@ -361,6 +410,9 @@ def main() -> None:
         "demonstrations": int(len(targets.task)),
         "train_pool": len(train_pool),
         "heldout_tasks": n_held,
+        "real_pass1_scratchworld": overall("scratchworld"),
+        "heuristic_real_pass1_scratchworld": overall("scratchworld", "real", "heuristic"),
+        "scratchworld_tasks": len(sw_ids),
         "real_episodes": len(results),
         "settings": args.settings,
     }

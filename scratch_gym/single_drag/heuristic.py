@@ -19,7 +19,7 @@ import numpy as np
 from scratch_gym.editor.page import VIEWPORT
 from scratch_gym.observations.elements import ELEMENT_TYPES
 from scratch_gym.single_drag import tokens
-from scratch_gym.single_drag.rl_spaces import grid_cells
+from scratch_gym.single_drag.rl_spaces import batched_elements, grid_cells
 
 BLOCK = 1 + ELEMENT_TYPES.index("block")
 FLYOUT_BLOCK = 1 + ELEMENT_TYPES.index("flyout_block")
@@ -112,4 +112,5 @@ class HeuristicDragPolicy:
         return out
 
     def __call__(self, obs: dict[str, Any]) -> np.ndarray:
-        return self.predict(obs)
+        """Actions (B, 4) for one observation (B = 1) or a batch."""
+        return self.predict(batched_elements(obs))

@@ -29,7 +29,7 @@ from scratch_gym.observations.elements import ELEMENT_TYPES
 from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.drag_model import simulate
 from scratch_gym.single_drag.pool import Pool
-from scratch_gym.single_drag.rl_spaces import grid_cells
+from scratch_gym.single_drag.rl_spaces import batched_elements, grid_cells
 
 OFFSET_PX = 100.0  # offsets are predicted in units of 100 px
 SCREEN = np.array([*VIEWPORT, *VIEWPORT], np.float32)
@@ -133,10 +133,8 @@ class DragPolicy:
         return np.concatenate([grid_cells(start.numpy()), grid_cells(end.numpy())], 1)
 
     def __call__(self, obs: dict[str, Any]) -> np.ndarray:
-        batched = {
-            k: np.asarray(v)[None] if np.asarray(v).ndim == _ndim(k) else v for k, v in obs.items()
-        }
-        return self.predict(batched)
+        """Actions (B, 4) for one observation (B = 1) or a batch."""
+        return self.predict(batched_elements(obs))
 
     def save(self, path: Path) -> None:
         torch.save({"config": self.net.config, "state": self.net.state_dict()}, path)
@@ -147,10 +145,6 @@ class DragPolicy:
         net = DragPolicyNet(**data["config"])
         net.load_state_dict(data["state"])
         return cls(net)
-
-
-def _ndim(key: str) -> int:
-    return {"instruction": 1, "element_box": 2, "element_type": 1, "element_tokens": 2}[key]
 
 
 # -- behaviour-cloning targets ------------------------------------------------------------------------

@@ -66,6 +66,16 @@ def elements_space(max_elements: int = MAX_ELEMENTS) -> spaces.Dict:
     )
 
 
+def batched_elements(obs: dict[str, Any]) -> dict[str, np.ndarray]:
+    """An ``elements`` observation as a batch: one observation gains a leading axis of 1, a batch
+    is kept as it is."""
+    single = elements_space()
+    return {
+        k: np.asarray(v)[None] if np.ndim(v) == len(single[k].shape) else np.asarray(v)
+        for k, v in obs.items()
+    }
+
+
 def grid_space() -> spaces.MultiDiscrete:
     return spaces.MultiDiscrete([GRID[0], GRID[1], GRID[0], GRID[1]])
 

@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.single_drag.scratchworld_checkout import checkout
+
 pytest.importorskip("torch")
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_drag_policy.py"
@@ -19,19 +21,32 @@ KEYS = {"real_pass1_stored", "real_pass1_heldout", "fast_pass1_heldout", "random
 
 def test_tiny_training_run_writes_model_curve_and_real_figures(drag_pool, tmp_path):
     out = tmp_path / "run"
+    sw = checkout(tmp_path / "scratchworld")
     cmd = [sys.executable, str(EXAMPLE), "--train-pool", str(drag_pool),
            "--heldout-pool", str(drag_pool), "--minutes", "0.15", "--eval-every", "3",
            "--real-heldout", "1", "--settings", "baseline", "--workers", "1",
-           "--train-on-stored", "--out", str(out)]  # fmt: skip
+           "--train-on-stored", "--scratchworld", str(sw), "--out", str(out)]  # fmt: skip
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
-    assert KEYS <= set(figures)
-    assert figures["real_episodes"] == 3  # the pool's two stored tasks and one held-out task
-    assert all(0.0 <= figures[k] <= 1.0 for k in KEYS)
+    sw_keys = {"real_pass1_scratchworld", "heuristic_real_pass1_scratchworld"}
+    assert KEYS | sw_keys <= set(figures)
+    # the pool's two stored tasks and one held-out task; the checkout's task for both agents
+    assert figures["real_episodes"] == 5 and figures["scratchworld_tasks"] == 1
+    assert all(0.0 <= figures[k] <= 1.0 for k in KEYS | sw_keys)
     assert (out / "policy.pt").stat().st_size > 0 and (out / "curve.png").stat().st_size > 0
     curve = json.loads((out / "curve.json").read_text())
     assert len(curve) >= 2 and curve[-1]["updates"] > 0
+
+
+def test_an_unknown_scratchworld_task_is_named_before_training(tmp_path):
+    sw = checkout(tmp_path / "scratchworld")
+    cmd = [sys.executable, str(EXAMPLE), "--scratchworld", str(sw), "--scratchworld-tasks",
+           "T9_999", "--out", str(tmp_path / "run")]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "no ScratchWorld single-drag task(s) T9_999" in done.stderr
+    assert not (tmp_path / "run" / "pool-train").exists()  # nothing was captured or trained
 
 
 def test_saved_policy_acts_on_a_real_observation(drag_pool, tmp_path):

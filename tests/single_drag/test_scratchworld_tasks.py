@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import json
-import zipfile
-from pathlib import Path
 
 import pytest
 
@@ -18,79 +16,25 @@ from scratch_gym.single_drag.scratchworld_tasks import (
     load_scratchworld_drag_tasks,
     regions_cache_path,
 )
-from scratch_gym.single_drag.task import build_project, task_from_json
+from scratch_gym.single_drag.task import task_from_json
 from scratch_gym.suites import make_suite
-
-# The 'move' block (s1b1) at workspace (100, 300); the canvas translated to (400, 50) at scale
-# 0.675 puts it at screen (1 + 400 + 67.5, 93 + 50 + 202.5): the drag starts inside it.
-TRANSLATE = (400.0, 50.0)
-DRAG_START = [485, 360]
-
-
-def _project() -> dict:
-    return build_project(
-        {
-            "scripts": [
-                {"text": "when flag clicked", "x": 100, "y": 100},
-                {"text": "move (10) steps", "x": 100, "y": 300},
-            ]
-        }
-    )
-
-
-def _task_file(**changes) -> dict:
-    data = {
-        "id": "T1_001",
-        "category": "T1",
-        "instruction": "Drag the 'move' block and place it directly below 'when flag clicked'.",
-        "init_project": "T1_001.sb3",
-        "evaluation_config": {
-            "target_block_opcode": "motion_movesteps",
-            "target_block_id": "s1b1",
-            "reference_block_id": "s0b1",
-            "reference_block_opcode": "event_whenflagclicked",
-            "connection_type": "next",
-            "target_input_name": None,
-            "pan_canvas_actions": [{"api": "custom_js", "args": {"fn": "", "payload": {}}}],
-            "workspace_state": {
-                "tx": TRANSLATE[0],
-                "ty": TRANSLATE[1],
-                "scale": 0.675,
-                "scrollX": -TRANSLATE[0] / 0.675,
-                "scrollY": -TRANSLATE[1] / 0.675,
-            },
-            "drag_start_point": DRAG_START,
-            "first_valid_point": [560, 250],
-            "feasible_points": [[560, 250]],
-            "feasible_start_points": [DRAG_START],
-        },
-    }
-    data.update(changes)
-    return data
-
-
-def _checkout(root: Path, task: dict | str | None = None, sb3: bool = True) -> Path:
-    tasks = root / "single_step_drag_benchmark" / "tasks"
-    static = root / "scratch-gui" / "static"
-    tasks.mkdir(parents=True)
-    static.mkdir(parents=True)
-    task = _task_file() if task is None else task
-    text = task if isinstance(task, str) else json.dumps(task)
-    (tasks / "T1_001.json").write_text(text)
-    if sb3:
-        with zipfile.ZipFile(static / "T1_001.sb3", "w") as zf:
-            zf.writestr("project.json", json.dumps(_project()))
-    return root
+from tests.single_drag.scratchworld_checkout import (
+    DRAG_START,
+    TRANSLATE,
+    checkout,
+    project,
+    task_file,
+)
 
 
 def test_import_maps_their_setup_onto_a_task(tmp_path):
-    [task] = load_scratchworld_drag_tasks(_checkout(tmp_path))
+    [task] = load_scratchworld_drag_tasks(checkout(tmp_path))
     assert task.id == "scratchworld-T1_001" and task.kind == "direct_connection"
     assert task.source.origin == "canvas" and task.source.block == "s1b1"
     assert [(g.rel, g.block) for g in task.goal] == [("below", "s0b1")]
     assert task.view.translate == TRANSLATE and task.view.scale == 0.675
     assert task.view.stage_size == "small" and task.view.target == "Sprite1"
-    assert task.build_project() == _project()  # the .sb3's own project (block ids kept)
+    assert task.build_project() == project()  # the .sb3's own project (block ids kept)
     again = task_from_json(json.loads(json.dumps(task.to_json())))
     assert again.view == task.view and again.project_json == task.project_json
     # by id, with or without the prefix
@@ -108,17 +52,17 @@ def test_import_maps_their_setup_onto_a_task(tmp_path):
     ],
 )
 def test_connection_types_map_onto_goal_relations(tmp_path, kind, input_name, expected):
-    data = _task_file()
+    data = task_file()
     data["evaluation_config"].update(connection_type=kind, target_input_name=input_name)
-    [task] = load_scratchworld_drag_tasks(_checkout(tmp_path, data))
+    [task] = load_scratchworld_drag_tasks(checkout(tmp_path, data))
     assert (task.goal[0].rel, task.goal[0].input) == expected
 
 
 def test_a_palette_block_is_found_by_opcode(tmp_path):
-    data = _task_file()
+    data = task_file()
     data["evaluation_config"].update(target_block_id=None, use_flyout=True)
     data["evaluation_config"]["target_block_opcode"] = "motion_turnright"
-    [task] = load_scratchworld_drag_tasks(_checkout(tmp_path, data))
+    [task] = load_scratchworld_drag_tasks(checkout(tmp_path, data))
     assert task.source.origin == "flyout" and task.source.opcode == "motion_turnright"
     assert task.view.category == "motion"
     assert task.view.flyout_anchor == ("motion_turnright", 0, float(DRAG_START[1]))
@@ -129,31 +73,31 @@ def test_missing_and_malformed_checkouts_are_named(tmp_path):
         load_scratchworld_drag_tasks(tmp_path / "nowhere")
     with pytest.raises(ScratchWorldDragError, match="single_step_drag_benchmark/tasks/ is missing"):
         load_scratchworld_drag_tasks(tmp_path)
-    bad = _checkout(tmp_path / "a", "{not json")
+    bad = checkout(tmp_path / "a", "{not json")
     with pytest.raises(ScratchWorldDragError, match=r"T1_001\.json: not a readable JSON"):
         load_scratchworld_drag_tasks(bad)
-    no_sb3 = _checkout(tmp_path / "b", sb3=False)
+    no_sb3 = checkout(tmp_path / "b", sb3=False)
     with pytest.raises(
         ScratchWorldDragError, match=r"T1_001\.json: init_project .* does not exist"
     ):
         load_scratchworld_drag_tasks(no_sb3)
-    data = _task_file()
+    data = task_file()
     data["evaluation_config"]["connection_type"] = "sideways"
     with pytest.raises(ScratchWorldDragError, match="unknown connection_type 'sideways'"):
-        load_scratchworld_drag_tasks(_checkout(tmp_path / "c", data))
-    data = _task_file()
+        load_scratchworld_drag_tasks(checkout(tmp_path / "c", data))
+    data = task_file()
     del data["evaluation_config"]["workspace_state"]
     with pytest.raises(ScratchWorldDragError, match="workspace_state"):
-        load_scratchworld_drag_tasks(_checkout(tmp_path / "d", data))
+        load_scratchworld_drag_tasks(checkout(tmp_path / "d", data))
     with pytest.raises(KeyError, match="T9_999"):
-        load_scratchworld_drag_tasks(_checkout(tmp_path / "e"), ["T9_999"])
+        load_scratchworld_drag_tasks(checkout(tmp_path / "e"), ["T9_999"])
     with pytest.raises(ValueError, match="no such ScratchWorld checkout"):
         make_suite("single-drag", scratchworld=str(tmp_path / "nowhere")).select()
 
 
 def test_regions_come_from_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("SCRATCH_GYM_CACHE", str(tmp_path / "cache"))
-    [task] = load_scratchworld_drag_tasks(_checkout(tmp_path / "sw"))
+    [task] = load_scratchworld_drag_tasks(checkout(tmp_path / "sw"))
     assert attach_regions([task], compute=False) == {task.id: "regions not computed yet"}
     square = Region.of([(480 + dx, 355 + dy) for dx in (0, 5) for dy in (0, 5)], 5)
     path = regions_cache_path(task)
@@ -166,7 +110,7 @@ def test_regions_come_from_the_cache(tmp_path, monkeypatch):
 
 
 def test_view_puts_their_start_point_on_the_block_and_the_oracle_solves_it(tmp_path, drag_env):
-    [task] = load_scratchworld_drag_tasks(_checkout(tmp_path))
+    [task] = load_scratchworld_drag_tasks(checkout(tmp_path))
     obs, info = drag_env.reset(options={"task": task})
     assert info["view"]["stage_size"] == "small" and info["view"]["target"] == "Sprite1"
     geo = Geometry.read(drag_env.page)
