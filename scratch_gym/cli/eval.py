@@ -59,6 +59,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="single-drag: what the agent is told (default baseline)",
     )
     p.add_argument(
+        "--regions",
+        default=None,
+        choices=["editor", "model"],
+        help="single-drag with --scratchworld: how the BFS of feasible regions probes points: real "
+        "drags (editor, the paper's method, default) or the calibrated drag model (seconds per task)",
+    )
+    p.add_argument(
         "--perception-seed", type=int, default=None, help="perception: benchmark seed (default 0)"
     )
     p.add_argument(
@@ -135,6 +142,7 @@ def agent_kwargs(args: argparse.Namespace) -> dict:
 SUITE_FLAGS = {
     "scratchworld": "--scratchworld",
     "setting": "--setting",
+    "regions": "--regions",
     "seed": "--perception-seed",
     "screens": "--screens",
     "references": "--references",
@@ -155,6 +163,7 @@ def suite_from_args(args: argparse.Namespace) -> Suite:
     options = {
         "scratchworld": args.scratchworld,
         "setting": args.setting,
+        "regions": args.regions,
         "seed": args.perception_seed,
         "screens": args.screens,
         "references": args.references,

@@ -68,7 +68,9 @@ class Regions:
     start: Region
     end: Region
     anchor: tuple[float, float]  # the start point the end region was probed from
-    method: str = "bfs"  # "bfs" (real drags) or "geometry" (Blockly's connection geometry)
+    # "bfs" (probed by real drags), "bfs-model" (probed by the calibrated drag model) or
+    # "geometry" (Blockly's connection geometry)
+    method: str = "bfs"
     stats: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -311,31 +311,43 @@ def regions_cache_dir() -> Path:
     return cache_dir() / "single_drag" / "scratchworld" / pinned_version()
 
 
-def regions_cache_path(task: Task) -> Path:
+def regions_cache_path(task: Task, probe: str = "editor") -> Path:
     """The cache file of ``task``'s regions: its id and a digest of everything that sets up the
-    drag (project, view, source, goal), so that a changed task file is computed anew."""
+    drag (project, view, source, goal), so that a changed task file is computed anew; regions
+    probed by the drag model (``probe="model"``) are kept apart from the real drags' ones."""
     data = task.to_json()
     data.pop("regions", None)
     data.pop("meta", None)
     digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
-    return regions_cache_dir() / f"{task.id}-{digest}.json"
+    suffix = "" if probe == "editor" else f"-{probe}"
+    return regions_cache_dir() / f"{task.id}-{digest}{suffix}.json"
 
 
 def attach_regions(
-    tasks: list[Task], compute: bool = True, progress: bool = True, workers: int = 1
+    tasks: list[Task],
+    compute: bool = True,
+    progress: bool = True,
+    workers: int = 1,
+    probe: str = "editor",
 ) -> dict[str, str]:
-    """Give each task its regions: from the cache, else (``compute``) by BFS with real drags in
-    this editor (``probe_regions``), then cached. Returns the errors of tasks left without."""
+    """Give each task its regions: from the cache, else (``compute``) by BFS in this editor
+    (``probe_regions``), then cached. ``probe="editor"`` probes with real drags (the paper's
+    method); ``probe="model"`` with the calibrated drag model, and takes the real drags' cached
+    regions where there are any. Returns the errors of tasks left without."""
+    from scratch_gym.single_drag.probe_regions import PROBES
     from scratch_gym.single_drag.regions import Regions
 
+    if probe not in PROBES:
+        raise ValueError(f"unknown region probe {probe!r}; allowed: {', '.join(PROBES)}")
     missing = []
     for task in tasks:
-        path = regions_cache_path(task)
-        if task.regions is None and path.is_file():
-            try:
-                task.regions = Regions.from_json(json.loads(path.read_text()))
-            except (ValueError, KeyError, TypeError):
-                task.regions = None  # a damaged cache file: computed anew
+        for kind in dict.fromkeys(("editor", probe)):
+            path = regions_cache_path(task, kind)
+            if task.regions is None and path.is_file():
+                try:
+                    task.regions = Regions.from_json(json.loads(path.read_text()))
+                except (ValueError, KeyError, TypeError):
+                    task.regions = None  # a damaged cache file: computed anew
         if task.regions is None:
             missing.append(task)
     if not missing:
@@ -347,7 +359,8 @@ def attach_regions(
     from scratch_gym.single_drag.probe_regions import compute_many
 
     errors: dict[str, str] = {}
-    bar = tqdm(total=len(missing), desc="regions (BFS)", unit="task", disable=not progress)
+    desc = "regions (BFS, real drags)" if probe == "editor" else "regions (BFS, drag model)"
+    bar = tqdm(total=len(missing), desc=desc, unit="task", disable=not progress)
 
     def done(task: Task, regions: Any, error: str) -> None:
         bar.update(1)
@@ -355,14 +368,14 @@ def attach_regions(
             errors[task.id] = error or "no regions"
             return
         task.regions = regions
-        path = regions_cache_path(task)
+        path = regions_cache_path(task, probe)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(regions.to_json()))
         tmp.replace(path)
 
     try:
-        compute_many(missing, workers=workers, on_done=done)
+        compute_many(missing, workers=workers, on_done=done, probe=probe)
     finally:
         bar.close()
     return errors

@@ -1,16 +1,38 @@
 """The single-drag task: a project, the editor view it starts in, the block to drag, the goal.
 
-One JSON file per task in ``tasks/single_drag/``::
+One folder per task, ``tasks/single_drag/<id>/``, as for the other suites: ``task.toml`` (written
+by hand) and ``regions.json`` (its feasible regions, computed by ``scratch-gym single-drag
+--recompute-regions``)::
 
-    {"id": "dc-01", "kind": "direct_connection",
-     "instruction": "Drag the 'turn right' block from the palette and attach it below 'move'.",
-     "project": {"scripts": [{"text": "when flag clicked\\nmove (10) steps", "x": 40, "y": 60}],
-                 "variables": ["score"]},
-     "view": {"category": "motion", "flyout_offset": 0, "scroll_x": 0, "scroll_y": 0,
-              "scale": 0.675},
-     "source": {"from": "flyout", "opcode": "motion_turnright"},
-     "goal": [{"rel": "below", "block": "s0b2"}],
-     "regions": {...}}
+    id = "dc-01"
+    kind = "direct_connection"
+    instruction = "Drag the 'turn right' block from the palette and attach it below 'move'."
+
+    [view]
+    category = "motion"
+    flyout_offset = 0
+    scroll_x = 0
+    scroll_y = 0
+    scale = 0.675
+
+    [source]
+    from = "flyout"
+    opcode = "motion_turnright"
+
+    [[goal]]
+    rel = "below"
+    block = "s0b2"
+
+    [project]
+    variables = ["score"]
+
+    [[project.scripts]]
+    x = 40
+    y = 60
+    text = '''
+    when flag clicked
+    move (10) steps
+    '''
 
 An imported task (``scratchworld_tasks``) carries a ready ``project_json`` instead of building
 its project from ``project``. Script ``i`` gets block ids ``s{i}b1, s{i}b2, ...`` in text order. ``source`` is a flyout block
@@ -23,6 +45,7 @@ from __future__ import annotations
 
 import copy
 import json
+import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -265,19 +288,47 @@ def build_project(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- files ------------------------------------------------------------------------------------------
+TASK_FILE = "task.toml"  # the authored task
+REGIONS_FILE = "regions.json"  # its feasible regions, computed by BFS (``--recompute-regions``)
+
+
 def task_dir() -> Path:
     return tasks_dir() / "single_drag"
 
 
 def task_path(task_id: str, folder: Path | None = None) -> Path:
-    return (folder or task_dir()) / f"{task_id}.json"
+    """The task's folder: ``tasks/single_drag/<id>/``."""
+    return (folder or task_dir()) / task_id
+
+
+def read_task(folder: Path) -> Task:
+    """The task in ``folder`` (``task.toml``, and ``regions.json`` when computed); errors name the
+    file."""
+    path = folder / TASK_FILE
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"{folder}: no {TASK_FILE}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML: {exc}") from None
+    for script in data.get("project", {}).get("scripts", []):
+        if isinstance(script.get("text"), str):  # a multi-line string ends with its newline
+            script["text"] = script["text"].removesuffix("\n")
+    regions = folder / REGIONS_FILE
+    if regions.is_file():
+        try:
+            data["regions"] = json.loads(regions.read_text())
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{regions}: not valid JSON: {exc}") from None
+    if data.get("id") != folder.name:
+        raise ValueError(f"{path}: id {data.get('id')!r} differs from its folder {folder.name!r}")
+    return task_from_json(data, str(path))
 
 
 def load_tasks(ids: list[str] | None = None, folder: Path | None = None) -> list[Task]:
     """The stored tasks (all, or those named), sorted by id."""
     folder = folder or task_dir()
-    paths = sorted(folder.glob("*.json"))
-    tasks = [task_from_json(json.loads(p.read_text()), str(p)) for p in paths]
+    tasks = [read_task(p.parent) for p in sorted(folder.glob(f"*/{TASK_FILE}"))]
     if ids:
         by_id = {t.id: t for t in tasks}
         missing = [i for i in ids if i not in by_id]
@@ -287,8 +338,12 @@ def load_tasks(ids: list[str] | None = None, folder: Path | None = None) -> list
     return tasks
 
 
-def save_task(task: Task, folder: Path | None = None) -> Path:
-    path = task_path(task.id, folder)
+def save_regions(task: Task, folder: Path | None = None) -> Path:
+    """Write ``task``'s regions to ``<folder>/<id>/regions.json`` (the task file is authored, and
+    left as it is)."""
+    if task.regions is None:
+        raise ValueError(f"task {task.id}: no regions to save")
+    path = task_path(task.id, folder) / REGIONS_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(task.to_json(), indent=1) + "\n")
+    path.write_text(json.dumps(task.regions.to_json()) + "\n")
     return path

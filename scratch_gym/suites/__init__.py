@@ -29,7 +29,7 @@ from scratch_gym.suites.tasks import TaskSuite
 SUITE_CLASSES: dict[str, tuple[type[Suite], tuple[str, ...]]] = {
     "tasks": (TaskSuite, ()),
     "scratchworld": (TaskSuite, ("scratchworld",)),
-    "single-drag": (SingleDragSuite, ("setting", "scratchworld")),
+    "single-drag": (SingleDragSuite, ("setting", "scratchworld", "regions")),
     "perception": (PerceptionSuite, ("seed", "screens")),
     "nl2scratch": (ProgramSuite, ("references",)),
 }
@@ -40,7 +40,7 @@ def make_suite(
     name: str = "tasks", *, labels: Mapping[str, str] | None = None, **options: Any
 ) -> Suite:
     """A suite by name: ``tasks``; ``scratchworld`` (scratchworld=PATH); ``single-drag``
-    (setting; scratchworld=PATH for a checkout's single-drag tasks); ``perception`` (seed,
+    (setting; scratchworld=PATH for a checkout's single-drag tasks, regions=editor|model); ``perception`` (seed,
     screens); ``nl2scratch`` (references). Options that do not apply to the suite are an error that names them (as ``labels`` spells them, e.g. the
     command line's flags)."""
     if name not in SUITE_CLASSES:

@@ -4,7 +4,9 @@ connection forms; reported as the paper's Pass@k / start / end / spatial-error t
 With ``scratchworld=PATH`` it runs the Single-Step Drag tasks of that ScratchWorld checkout
 (:mod:`scratch_gym.single_drag.scratchworld_tasks`) instead of the stored ones; their feasible
 regions are computed by BFS in this editor the first time they are selected (a progress bar) and
-cached per task and editor version (``scratchworld_tasks.regions_cache_dir``)."""
+cached per task and editor version (``scratchworld_tasks.regions_cache_dir``). ``regions="model"``
+probes the BFS with the calibrated drag model instead of real drags (seconds instead of minutes
+per task; see :mod:`scratch_gym.single_drag.probe_regions`)."""
 
 from __future__ import annotations
 
@@ -23,14 +25,18 @@ class SingleDragSuite(Suite):
 
     setting: str = "baseline"
     scratchworld: str | None = None
+    regions: str = "editor"  # a checkout's regions: BFS probed by real drags, or by the drag model
     name = "single-drag"
     modes = ("single_drag",)
 
     def __post_init__(self) -> None:
         from scratch_gym.single_drag.env import SETTINGS
+        from scratch_gym.single_drag.probe_regions import PROBES
 
         if self.setting not in SETTINGS:
             raise ValueError(f"setting must be one of {SETTINGS}, got {self.setting!r}")
+        if self.regions not in PROBES:
+            raise ValueError(f"regions must be one of {PROBES}, got {self.regions!r}")
 
     @property
     def source(self) -> str:
@@ -85,7 +91,7 @@ class SingleDragSuite(Suite):
         )
         if categories:
             tasks = [t for t in tasks if t.category in categories]
-        failed = attach_regions(tasks, progress=progress)
+        failed = attach_regions(tasks, progress=progress, probe=self.regions)
         if failed:
             details = "; ".join(f"{k}: {v}" for k, v in failed.items())
             raise ValueError(f"no feasible regions found for ScratchWorld task(s): {details}")

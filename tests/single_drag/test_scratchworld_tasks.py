@@ -126,3 +126,26 @@ def test_view_puts_their_start_point_on_the_block_and_the_oracle_solves_it(tmp_p
     oracle.reset(drag_env.task)
     _, reward, terminated, _, info = drag_env.step(oracle.act(obs, info))
     assert reward == 1.0 and terminated and info["start_correct"]
+
+
+def test_regions_probed_by_the_drag_model_let_the_oracle_solve_it(tmp_path, monkeypatch, drag_env):
+    """``regions="model"``: the BFS probes the calibrated drag model (one capture) instead of real
+    drags; the regions are cached apart, hold the block's press point, and are feasible for real."""
+    monkeypatch.setenv("SCRATCH_GYM_CACHE", str(tmp_path / "cache"))
+    suite = make_suite("single-drag", scratchworld=str(checkout(tmp_path / "sw")), regions="model")
+    [task] = suite.select()
+    assert task.regions.method == "bfs-model" and task.regions.start.contains(tuple(DRAG_START))
+    assert regions_cache_path(task, "model").is_file() and not regions_cache_path(task).exists()
+    assert suite.load("scratchworld-T1_001").regions.to_json() == task.regions.to_json()
+
+    obs, info = drag_env.reset(options={"task": task})
+    oracle = DragOracleAgent()
+    oracle.bind(drag_env)
+    oracle.reset(drag_env.task)
+    _, reward, _, _, info = drag_env.step(oracle.act(obs, info))
+    assert reward == 1.0 and info["start_correct"]
+
+
+def test_an_unknown_region_probe_is_named():
+    with pytest.raises(ValueError, match="regions must be one of"):
+        make_suite("single-drag", regions="guess")

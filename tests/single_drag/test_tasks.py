@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
 
+import pytest
+
 from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.single_drag.benchmark import run_agent
-from scratch_gym.single_drag.task import load_tasks
+from scratch_gym.single_drag.task import load_tasks, read_task, save_regions, task_dir
 
 
 def test_task_set_covers_both_kinds_views_and_sources():
@@ -32,3 +35,34 @@ def test_oracle_succeeds_on_stored_tasks(drag_env):
     failed = [r.task_id for r in records if not r.success]
     assert not failed, f"oracle failed on {failed}"
     assert summary["pass@1"] == 1.0 and summary["start_acc"] == 1.0
+
+
+def test_a_task_folder_holds_the_authored_toml_and_the_computed_regions(tmp_path):
+    """``tasks/single_drag/<id>/``: ``task.toml`` (scratchblocks text as multi-line strings) and
+    ``regions.json``; ``save_regions`` writes only the regions."""
+    [task] = load_tasks(["dc-05"])
+    folder = tmp_path / "dc-05"
+    folder.mkdir()
+    toml = (task_dir() / "dc-05" / "task.toml").read_text()
+    (folder / "task.toml").write_text(toml)
+    [copy] = load_tasks(folder=tmp_path)
+    assert copy.regions is None and copy.project == task.project
+    assert copy.project["scripts"][0]["text"] == "when flag clicked\nsay [Hi!]\nhide\nshow"
+    save_regions(task, tmp_path)
+    assert (folder / "task.toml").read_text() == toml
+    [copy] = load_tasks(folder=tmp_path)
+    assert copy.to_json() == task.to_json()
+
+
+def test_broken_task_folders_are_named(tmp_path):
+    folder = tmp_path / "dc-99"
+    folder.mkdir()
+    (folder / "task.toml").write_text('id = "dc-99"\nkind = [')
+    with pytest.raises(ValueError, match=r"dc-99/task.toml: not valid TOML"):
+        load_tasks(folder=tmp_path)
+    (folder / "task.toml").write_text((task_dir() / "dc-05" / "task.toml").read_text())
+    with pytest.raises(ValueError, match="id 'dc-05' differs from its folder 'dc-99'"):
+        load_tasks(folder=tmp_path)
+    without = dataclasses.replace(read_task(task_dir() / "dc-05"), regions=None)
+    with pytest.raises(ValueError, match="no regions to save"):
+        save_regions(without, tmp_path)
