@@ -26,6 +26,11 @@ def envs_dir() -> Path:
     return _data_root() / "envs" / "scratch-editor"
 
 
+# The Single-Step Drag suite's folder under ``tasks/`` (its tasks have a schema of their own, so
+# the program-task registry passes it by).
+SINGLE_DRAG_DIR = "single_drag"
+
+
 def tasks_dir() -> Path:
     """The task suites shipped with the package."""
     return _data_root() / "tasks"

@@ -13,6 +13,20 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DIR = Path(os.environ.get("SCRATCH_GYM_SHARED", REPO_ROOT.parent / "shared"))
 
 
+@pytest.fixture(autouse=True)
+def _keep_user_tasks_env():
+    """The CLI puts its ``--tasks-dir`` folders into ``$SCRATCH_GYM_TASKS`` for its process (so
+    that workers see them); a test that runs the CLI in-process must not pass them to the next."""
+    from scratch_gym.tasks.registry import TASKS_ENV
+
+    before = os.environ.get(TASKS_ENV)
+    yield
+    if before is None:
+        os.environ.pop(TASKS_ENV, None)
+    else:
+        os.environ[TASKS_ENV] = before
+
+
 @pytest.fixture(scope="session")
 def editor_page() -> EditorPage:
     """An editor page shared by the tests of a session; tests reset what they change."""

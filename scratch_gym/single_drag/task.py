@@ -50,7 +50,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scratch_gym.paths import tasks_dir
+from scratch_gym.paths import SINGLE_DRAG_DIR, tasks_dir
 from scratch_gym.program.projects import empty_project
 from scratch_gym.single_drag.regions import Regions
 
@@ -293,7 +293,7 @@ REGIONS_FILE = "regions.json"  # its feasible regions, computed by BFS (``--reco
 
 
 def task_dir() -> Path:
-    return tasks_dir() / "single_drag"
+    return tasks_dir() / SINGLE_DRAG_DIR
 
 
 def task_path(task_id: str, folder: Path | None = None) -> Path:

@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from scratch_gym.paths import tasks_dir
+from scratch_gym.paths import SINGLE_DRAG_DIR, tasks_dir
 from scratch_gym.tasks.loader import read_task
 from scratch_gym.tasks.schema import TASK_FILE, Task, TaskError
 
@@ -84,6 +84,8 @@ class TaskRegistry:
                 if not root.is_dir():
                     continue
                 for file in sorted(root.glob(f"*/*/{TASK_FILE}")):
+                    if file.parent.parent.name == SINGLE_DRAG_DIR:
+                        continue  # the Single-Step Drag suite (single_drag/task.py)
                     task_id = file.parent.name
                     if task_id in folders:
                         raise TaskError(

@@ -54,6 +54,16 @@ def test_a_task_folder_holds_the_authored_toml_and_the_computed_regions(tmp_path
     assert copy.to_json() == task.to_json()
 
 
+def test_the_program_task_registry_passes_the_drag_tasks_by():
+    """``tasks/single_drag/<id>/task.toml`` sits where program tasks sit, with its own schema."""
+    from scratch_gym.tasks.registry import TaskRegistry
+
+    registry = TaskRegistry()
+    drag_ids = {t.id for t in load_tasks()}
+    assert len(registry.ids()) >= 96 and not drag_ids & set(registry.ids())
+    [registry.load(i) for i in registry.ids()]  # all load (a drag task would fail the schema)
+
+
 def test_broken_task_folders_are_named(tmp_path):
     folder = tmp_path / "dc-99"
     folder.mkdir()
