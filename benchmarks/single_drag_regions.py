@@ -8,6 +8,10 @@ of geometry-derived regions with BFS regions.
 * Recompute: BFS for the named tasks again (into a temporary folder; the stored data is kept).
 * Step: oracle episodes, median and p90 of the drag step (drag + settle + screenshot) and reset.
 * Agreement: IoU of geometry regions with BFS regions on a sample of stored tasks.
+* Model BFS: IoU of regions whose BFS probes the calibrated drag model (``--regions model``)
+  with the real drags' BFS regions, on the same sample (end regions compared relative to each
+  one's anchor), and with ``--scratchworld PATH`` also on that checkout's tasks whose real-drag
+  regions are cached.
 The last line is one JSON object.
 """
 
@@ -20,12 +24,15 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.cli.output import table
 from scratch_gym.single_drag import editor_drag
 from scratch_gym.single_drag.env import SingleDragEnv
 from scratch_gym.single_drag.geometry_regions import agreement, geometric_regions
-from scratch_gym.single_drag.probe_regions import recompute
+from scratch_gym.single_drag.probe_regions import compute_regions, recompute
+from scratch_gym.single_drag.regions import Region
 from scratch_gym.single_drag.task import load_tasks
 
 
@@ -42,6 +49,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--episodes", type=int, default=20, help="oracle episodes for step time")
     ap.add_argument("--agreement", type=int, default=10, help="stored tasks to compare")
+    ap.add_argument("--scratchworld", metavar="PATH", help="also compare the model's BFS regions on "
+                    "this checkout's drag tasks that have cached real-drag regions")  # fmt: skip
     args = ap.parse_args()
     out: dict = {}
 
@@ -109,9 +118,45 @@ def main() -> None:
             out.update(agreement_tasks=len(rows), start_iou_mean=statistics.mean(ious_s),
                        end_iou_mean=statistics.mean(ious_e),
                        geometry_region_ms_p50=pct(geo_ms, 0.5))  # fmt: skip
+        compared = tasks[: args.agreement] + scratchworld_with_regions(args.scratchworld)
+        rows = [model_agreement(env.page, task) for task in compared]
+        if rows:
+            print(
+                "\nModel-probed BFS regions vs real-drag BFS regions (IoU; end relative to anchor):"
+            )
+            print(table(("task", "start IoU", "end IoU", "model s", "probes"), rows))
+            out.update(model_agreement_tasks=len(rows),
+                       model_start_iou_median=statistics.median(r[1] for r in rows),
+                       model_end_iou_median=statistics.median(r[2] for r in rows),
+                       model_region_s_p50=statistics.median(r[3] for r in rows))  # fmt: skip
     finally:
         env.close()
     print(json.dumps(out, sort_keys=True, default=str))
+
+
+def scratchworld_with_regions(checkout: str | None) -> list:
+    """The checkout's drag tasks whose real-drag BFS regions are cached."""
+    if not checkout:
+        return []
+    from scratch_gym.single_drag.scratchworld_tasks import (
+        attach_regions,
+        load_scratchworld_drag_tasks,
+    )
+
+    tasks = load_scratchworld_drag_tasks(checkout)
+    attach_regions(tasks, compute=False)
+    return [t for t in tasks if t.regions is not None]
+
+
+def model_agreement(page, task) -> list:
+    """[id, start IoU, end IoU (relative to each anchor), seconds, probes] of the model's BFS."""
+    t0 = time.perf_counter()
+    model = compute_regions(page, task, task.regions.step, probe="model")
+    seconds = time.perf_counter() - t0
+    shift = np.subtract(task.regions.anchor, model.anchor)
+    end = Region.of(model.end.points + shift.astype(int), model.end.step)
+    return [task.id, agreement(model.start, task.regions.start)["iou"],
+            agreement(end, task.regions.end)["iou"], round(seconds, 1), model.stats["probes"]]  # fmt: skip
 
 
 if __name__ == "__main__":

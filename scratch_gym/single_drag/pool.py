@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +30,7 @@ from scratch_gym.single_drag.snapshot import (
     EDITOR_VERSION,
     FORMAT,
     SETTINGS,
+    DragCapture,
     Snapshot,
     SnapshotError,
 )
@@ -231,8 +232,8 @@ def load_pool(folder: Path | str, limit: int | None = None) -> Pool:
     )
 
 
-def stack_tables(snaps: list[Snapshot]) -> DragTables:
-    """The drag tables of several snapshots, padded to common sizes."""
+def stack_tables(snaps: Sequence[DragCapture]) -> DragTables:
+    """The drag tables of several captures (snapshots), padded to common sizes."""
     t = len(snaps)
     rows = max(s.labels.shape[0] for s in snaps)
     cols = max(s.labels.shape[1] for s in snaps)

@@ -7,7 +7,7 @@ Two probes answer the BFS's "is this point feasible?" (``PROBES``):
   the editor is restored between probes by undoing the drag (reloading the project only when the
   undo did not restore the VM's blocks). About 2.6 minutes per task.
 * ``model``: each probe is the calibrated drag model (:func:`drag_model.simulate`) on one capture
-  of the task (:func:`snapshot.capture`), which agrees with real drags on 99.25% of 2,000
+  of the task (:func:`snapshot.capture_drag`), which agrees with real drags on 99.25% of 2,000
   replayed drags (``benchmarks/fast_drag.py``). A few seconds per task; every point the BFS
   reaches is probed (no coarse-grid inference).
 
@@ -81,19 +81,11 @@ class ModelProber:
     @classmethod
     def of(cls, page: EditorPage, task: Task) -> ModelProber:
         """Set up ``task``'s view on ``page`` and capture its drag tables."""
-        from scratch_gym.single_drag.geometry_regions import geometric_regions
         from scratch_gym.single_drag.pool import stack_tables
-        from scratch_gym.single_drag.snapshot import capture
+        from scratch_gym.single_drag.snapshot import capture_drag
 
         editor_drag.prepare(page, task, task.build_project())
-        own = task.regions
-        if own is None:  # the capture marks a start point on its gt_start pixels
-            task.regions = geometric_regions(page, task)
-        try:
-            snap = capture(page, task)
-        finally:
-            task.regions = own
-        return cls(stack_tables([snap]))
+        return cls(stack_tables([capture_drag(page, task)]))
 
     def _drag(self, start: tuple[float, float], end: tuple[float, float]) -> DragOutcome:
         self.probes += 1

@@ -31,7 +31,9 @@ class SnapshotError(ValueError):
 
 
 @dataclass
-class Snapshot:
+class DragCapture:
+    """What decides a drag on one task (``pool.stack_tables`` turns it into drag tables)."""
+
     task: Task
     pick_step: int
     labels: np.ndarray  # (rows, cols) uint8
@@ -42,6 +44,12 @@ class Snapshot:
     scale: float
     workspace: tuple[float, float, float, float]  # left, top, right, bottom (px)
     delete_right: float
+
+
+@dataclass
+class Snapshot(DragCapture):
+    """A drag capture with what an agent observes."""
+
     pixels: dict[str, np.ndarray]  # setting -> (h, w, 3) uint8
     screenshot_png: bytes
     elements: list[dict[str, Any]]
@@ -120,9 +128,8 @@ class Snapshot:
         )
 
 
-def capture(page: EditorPage, task: Task, obs_size: tuple[int, int] = (128, 72)) -> Snapshot:
-    """Capture ``task``, whose view and regions are already set up on ``page``."""
-    assert task.regions is not None, "capture after the environment's reset (regions set)"
+def capture_drag(page: EditorPage, task: Task) -> DragCapture:
+    """Capture what decides a drag on ``task``, whose view is already set up on ``page``."""
     geometry = page.call("single_drag.geometry")
     cap = page.call("single_drag.capture", {"step": PICK_STEP})
     labels = np.array(cap["labels"], np.uint8).reshape(cap["rows"], cap["cols"])
@@ -143,12 +150,7 @@ def capture(page: EditorPage, task: Task, obs_size: tuple[int, int] = (128, 72))
     intended = [p.formed == goal and picks[p.pick - 1]["source"] for p in pairs]
     ws = cap["workspace_rect"]
     fly = cap["flyout_rect"]
-    png = page.screenshot_png()
-    small = page.screenshot(obs_size)  # as the real environment takes it
-    pixels = {s: small for s in SETTINGS}
-    pixels["gt_start"] = mark_start(small, task.regions.anchor)
-    elements = read_elements(page)
-    return Snapshot(
+    return DragCapture(
         task=task,
         pick_step=PICK_STEP,
         labels=labels,
@@ -159,10 +161,19 @@ def capture(page: EditorPage, task: Task, obs_size: tuple[int, int] = (128, 72))
         scale=float(geometry["scale"]),
         workspace=(ws[0], ws[1], ws[0] + ws[2], ws[1] + ws[3]),
         delete_right=float(fly[0] + fly[2]),
-        pixels=pixels,
-        screenshot_png=png,
-        elements=elements,
     )
+
+
+def capture(page: EditorPage, task: Task, obs_size: tuple[int, int] = (128, 72)) -> Snapshot:
+    """Capture ``task``, whose view and regions are already set up on ``page``."""
+    assert task.regions is not None, "capture after the environment's reset (regions set)"
+    drag = capture_drag(page, task)
+    png = page.screenshot_png()
+    small = page.screenshot(obs_size)  # as the real environment takes it
+    pixels = {s: small for s in SETTINGS}
+    pixels["gt_start"] = mark_start(small, task.regions.anchor)
+    elements = read_elements(page)
+    return Snapshot(**vars(drag), pixels=pixels, screenshot_png=png, elements=elements)
 
 
 def read_elements(page: EditorPage) -> list[dict[str, Any]]:
