@@ -131,7 +131,10 @@ def test_view_puts_their_start_point_on_the_block_and_the_oracle_solves_it(tmp_p
 def test_regions_probed_by_the_drag_model_let_the_oracle_solve_it(tmp_path, monkeypatch, drag_env):
     """``regions="model"``: the BFS probes the calibrated drag model (one capture) instead of real
     drags; the regions are cached apart, hold the block's press point, and are feasible for real."""
-    monkeypatch.setenv("SCRATCH_GYM_CACHE", str(tmp_path / "cache"))
+    from scratch_gym.single_drag import scratchworld_tasks
+
+    # (not SCRATCH_GYM_CACHE: the editor itself is found through it)
+    monkeypatch.setattr(scratchworld_tasks, "regions_cache_dir", lambda: tmp_path / "regions")
     suite = make_suite("single-drag", scratchworld=str(checkout(tmp_path / "sw")), regions="model")
     [task] = suite.select()
     assert task.regions.method == "bfs-model" and task.regions.start.contains(tuple(DRAG_START))
