@@ -19,7 +19,8 @@
    only) and the oracle.
 
 The model is written to OUT/policy.pt (``--policy P`` evaluates a saved one without training;
-``--skip-real`` leaves out the real editor); the last line is one JSON object of figures.
+``--skip-real`` leaves out the real editor, ``--real-splits`` runs only some of the task sets
+there); the last line is one JSON object of figures.
 Needs the ``rl`` extra (torch, matplotlib).
 """
 
@@ -204,6 +205,7 @@ def plot_curve(curve: list[dict], path: Path, rl_from: float | None = None) -> N
 # A job is (split, source, key, setting, agent): source is a pool directory (key: the task's index)
 # or a ScratchWorld checkout (key: the task's id); agent is "trained" or "heuristic".
 Job = tuple[str, str, str, str, str]
+SPLITS = ("stored", "heldout", "scratchworld")
 _real: dict = {}
 
 
@@ -291,6 +293,8 @@ def main() -> None:
     )  # fmt: skip
     ap.add_argument("--scratchworld-tasks", nargs="+", metavar="ID", help="only these of its tasks")
     ap.add_argument("--skip-real", action="store_true", help="no real-editor evaluation")
+    ap.add_argument("--real-splits", nargs="+", choices=SPLITS, default=list(SPLITS),
+                    help="which tasks run in the real editor (default: all given)")  # fmt: skip
     ap.add_argument(
         "--policy", type=Path, help="skip training: evaluate this saved policy (OUT/policy.pt)"
     )
@@ -364,7 +368,8 @@ def main() -> None:
     ]
     jobs += [("scratchworld", str(args.scratchworld), t, s, agent)
              for agent in ("trained", "heuristic") for s in args.settings for t in sw_ids]  # fmt: skip
-    results = [] if args.skip_real else evaluate_real(args.out / "policy.pt", jobs, args.workers)
+    jobs = [] if args.skip_real else [j for j in jobs if j[0] in args.real_splits]
+    results = evaluate_real(args.out / "policy.pt", jobs, args.workers) if jobs else []
     real: dict[tuple[str, str, str], list[bool]] = {}
     for (split, _, _, setting, agent), ok in results:
         real.setdefault((agent, split, setting), []).append(ok)
@@ -376,7 +381,7 @@ def main() -> None:
         return "-" if np.isnan(value) else f"{value:.3f}"
 
     rows = []
-    for split in ("stored", "heldout", "scratchworld"):
+    for split in SPLITS:
         for s in args.settings:
             if split == "scratchworld" and not sw_ids:
                 continue
