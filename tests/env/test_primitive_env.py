@@ -10,6 +10,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from gymnasium.utils.passive_env_checker import env_render_passive_checker
 
 import scratch_gym
 from scratch_gym.actions.primitive import ACTION_NAMES
@@ -25,10 +26,17 @@ def env():
 
 @pytest.mark.parametrize("env_id", sorted(scratch_gym.ENV_IDS))
 def test_gymnasium_check_env_passes(env_id, request):
+    """Gymnasium's checker, its render check run on this env: with ``skip_render_check=False``
+    it would make a second env of the id for each render mode (another editor page, ~8 s), and
+    ``rgb_array`` is the only mode."""
     kwargs = {"pool": str(request.getfixturevalue("drag_pool"))} if "Fast" in env_id else {}
     env = gym.make(env_id, render_mode="rgb_array", **kwargs)
     try:
-        check_env(env.unwrapped, skip_render_check=False)
+        check_env(env.unwrapped, skip_render_check=True)
+        assert env.unwrapped.metadata["render_modes"] == ["rgb_array"]
+        env.reset(seed=0)
+        frame = env_render_passive_checker(env.unwrapped)
+        assert frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8
     finally:
         env.close()
 

@@ -6,7 +6,6 @@ import json
 
 import gymnasium as gym
 import pytest
-from gymnasium.utils.env_checker import check_env
 
 import scratch_gym  # noqa: F401
 
@@ -19,14 +18,6 @@ def env():
     env = gym.make("ScratchWorld-Program-v0", attempts=2)
     yield env
     env.close()
-
-
-def test_check_env_passes():
-    env = gym.make("ScratchWorld-Program-v0")
-    try:
-        check_env(env.unwrapped)
-    finally:
-        env.close()
 
 
 def test_parse_error_comes_back_with_line_and_column_and_the_episode_goes_on(env):
