@@ -37,6 +37,11 @@ class SingleDragSuite(Suite):
             raise ValueError(f"setting must be one of {SETTINGS}, got {self.setting!r}")
         if self.regions not in PROBES:
             raise ValueError(f"regions must be one of {PROBES}, got {self.regions!r}")
+        if self.regions != "editor" and not self.scratchworld:
+            raise ValueError(
+                "regions='model' applies to a ScratchWorld checkout's tasks (scratchworld=PATH); "
+                "the stored tasks carry their regions (tasks/single_drag/<id>/regions.json)"
+            )
 
     @property
     def source(self) -> str:

@@ -149,6 +149,8 @@ def test_regions_probed_by_the_drag_model_let_the_oracle_solve_it(tmp_path, monk
     assert reward == 1.0 and info["start_correct"]
 
 
-def test_an_unknown_region_probe_is_named():
+def test_an_unknown_or_inapplicable_region_probe_is_named(tmp_path):
     with pytest.raises(ValueError, match="regions must be one of"):
-        make_suite("single-drag", regions="guess")
+        make_suite("single-drag", scratchworld=str(tmp_path), regions="guess")
+    with pytest.raises(ValueError, match="applies to a ScratchWorld checkout's tasks"):
+        make_suite("single-drag", regions="model")
