@@ -28,8 +28,10 @@ VIEWPORT = (1280, 720)
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
 LOCAL_SCHEMES = frozenset({"data", "blob", "about"})
 # The requests that reach ``_route``: every URL except the loopback's and the local schemes'. The
-# pattern is matched in the browser, so the editor's own files (30 per page load) never make a
-# round trip to Python (that cost about 0.8 s per page opened).
+# pattern is matched by Playwright's driver, so the editor's own files (30 per page load) are not
+# held up by a round trip to Python each (measured: its 12 bridge scripts arrived after ~0.7 s
+# each with "**/*", after 0.09-0.23 s with this pattern; the page's total load time is dominated
+# by running the editor's JavaScript, about 8 s either way on this machine).
 NON_LOCAL_URL = re.compile(
     r"^(?!(?:data:|blob:|about:|(?:https?|wss?)://(?:127\.0\.0\.1|localhost|\[::1\])(?:[:/?#]|$)))"
 )
