@@ -121,18 +121,22 @@ def replay(
     current = -1
     info: dict[str, Any] = {}
     project: dict[str, Any] = {}
+    tops: tuple[str, ...] = ()
     for i, drag in enumerate(drags):
         snap = pool.snapshots[drag.task]
         t0 = time.perf_counter()
         if drag.task != current:
             _, info = env.reset(options={"task": snap.task})
             project = snap.task.build_project()  # what the reset loaded, for restoring
+            # the stacks' tops the drop could attach below the dropped stack
+            tops = tuple(
+                p.formed.split(":", 1)[1] for p in snap.pairs if p.formed.startswith("above:")
+            )
             current = drag.task
         page = env.unwrapped.page
         editor_drag.perform(page, drag.start, drag.end)
         blocks = page.call("vm.blocks", {})
         real = editor_drag.outcome(page, snap.task, blocks)
-        tops = tuple(p.formed.split(":", 1)[1] for p in snap.pairs if p.formed.startswith("above:"))
         formed_real = real_formed(blocks, real.dragged, tops)
         editor_drag.restore(page, snap.task, project, info["view"])
         result.real_seconds += time.perf_counter() - t0

@@ -38,6 +38,12 @@ START_PROBE_DX = 40
 PROBES = ("editor", "model")
 
 
+def check_probe(probe: str) -> None:
+    """A clear error for a probe that is not one of ``PROBES``."""
+    if probe not in PROBES:
+        raise ValueError(f"regions must be one of {PROBES} (how the BFS probes), got {probe!r}")
+
+
 @dataclass
 class Prober:
     """Runs probe drags for one task on one page and restores the editor after each."""
@@ -107,8 +113,7 @@ def compute_regions(
 ) -> Regions:
     """BFS regions for ``task`` on ``page`` (the task's view is set up here), probed by real
     drags (``editor``) or by the calibrated drag model (``model``, which probes every point)."""
-    if probe not in PROBES:
-        raise ValueError(f"unknown region probe {probe!r}; allowed: {', '.join(PROBES)}")
+    check_probe(probe)
     t0 = time.perf_counter()
     prober = Prober(page, task) if probe == "editor" else ModelProber.of(page, task)
     levels = levels if probe == "editor" else 0

@@ -334,11 +334,10 @@ def attach_regions(
     (``probe_regions``), then cached. ``probe="editor"`` probes with real drags (the paper's
     method); ``probe="model"`` with the calibrated drag model, and takes the real drags' cached
     regions where there are any. Returns the errors of tasks left without."""
-    from scratch_gym.single_drag.probe_regions import PROBES
+    from scratch_gym.single_drag.probe_regions import check_probe
     from scratch_gym.single_drag.regions import Regions
 
-    if probe not in PROBES:
-        raise ValueError(f"unknown region probe {probe!r}; allowed: {', '.join(PROBES)}")
+    check_probe(probe)
     missing = []
     for task in tasks:
         for kind in dict.fromkeys(("editor", probe)):

@@ -31,12 +31,11 @@ class SingleDragSuite(Suite):
 
     def __post_init__(self) -> None:
         from scratch_gym.single_drag.env import SETTINGS
-        from scratch_gym.single_drag.probe_regions import PROBES
+        from scratch_gym.single_drag.probe_regions import check_probe
 
         if self.setting not in SETTINGS:
             raise ValueError(f"setting must be one of {SETTINGS}, got {self.setting!r}")
-        if self.regions not in PROBES:
-            raise ValueError(f"regions must be one of {PROBES}, got {self.regions!r}")
+        check_probe(self.regions)
         if self.regions != "editor" and not self.scratchworld:
             raise ValueError(
                 "regions='model' applies to a ScratchWorld checkout's tasks (scratchworld=PATH); "
