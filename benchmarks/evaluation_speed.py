@@ -13,7 +13,8 @@ the original service runs them) and once in virtual time, and compares the verdi
 is one JSON object with ``scratchworld_tasks``, ``verdicts_identical`` (tasks whose golden and
 starting verdicts agree in both modes), ``speedup_vs_realtime`` (real-time wall / virtual-time wall
 over all tasks), golden passes and starting failures per mode. The real-time pass takes about an
-hour; ``--save-realtime FILE`` keeps its results, ``--realtime-from FILE`` reuses them.
+hour; ``--save-realtime FILE`` keeps its results (a run with ``--only`` updates those tasks in an
+existing FILE), ``--realtime-from FILE`` reuses them.
 
     python benchmarks/evaluation_speed.py --scratchworld /path/to/ScratchWorld \
         [--save-realtime real.json | --realtime-from real.json] [--only NAME ...]

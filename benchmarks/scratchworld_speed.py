@@ -70,7 +70,7 @@ def scratchworld_main(args: argparse.Namespace) -> int:
     else:
         real = run_pass(checkout.root, names, "real")
         if args.save_realtime:
-            Path(args.save_realtime).write_text(json.dumps(real, indent=1))
+            _save_realtime(Path(args.save_realtime), real)
     virtual = run_pass(checkout.root, names, "virtual")
     rows, identical, case_identical = [], 0, 0
     for n in names:
@@ -137,6 +137,14 @@ def scratchworld_main(args: argparse.Namespace) -> int:
     )
     print_json_last(figures)
     return 0
+
+
+def _save_realtime(path: Path, real: dict[str, Any]) -> None:
+    """Write the real-time results; tasks already in ``path`` and not rerun are kept, so a
+    rerun of some tasks (``--only``) updates a saved full pass."""
+    saved = json.loads(path.read_text()) if path.exists() else {}
+    saved.update(real)
+    path.write_text(json.dumps(saved, indent=1))
 
 
 def _verdict(entry: dict[str, Any] | None) -> str:

@@ -86,7 +86,9 @@ module.exports = async (vm) => {
 """
 
 
-def make_checkout(root: Path, name: str, script: str) -> ScratchWorldCheckout:
+def make_checkout(
+    root: Path, name: str, script: str, golden: str = GOLDEN
+) -> ScratchWorldCheckout:
     """A ScratchWorld checkout with one task ``name``: start = the default cat, golden = GOLDEN."""
     tasks = root / "tasks" / "create"
     static = root / "scratch-gui" / "static"
@@ -94,7 +96,7 @@ def make_checkout(root: Path, name: str, script: str) -> ScratchWorldCheckout:
     for folder in (tasks, static, scripts):
         folder.mkdir(parents=True, exist_ok=True)
     ProjectBuilder().save_sb3(static / f"{name}.sb3")
-    ProjectBuilder().sprite("Sprite1", scripts=GOLDEN).save_sb3(static / f"{name}_golden.sb3")
+    ProjectBuilder().sprite("Sprite1", scripts=golden).save_sb3(static / f"{name}_golden.sb3")
     (scripts / f"{name}.js").write_text(script)
     (scripts / "evaluation_utils.js").write_text(FIXTURE_UTILS.read_text())
     task = {
@@ -159,3 +161,45 @@ def test_a_script_that_never_returns_is_stopped_and_the_editor_is_kept(page, tmp
     after = outcomes(page, tmp_path, "wait_and_glide", "virtual")
     assert after["golden"].success, after["golden"].to_info()
     assert page.project_json() == before
+
+
+# A loop polling a colour that is nowhere on the stage: it never asks for a redraw, so each frame
+# runs it until the frame's work budget is spent. The script reports the passes per frame.
+POLLING = """
+when @greenFlag clicked
+set [n v] to (0)
+forever
+  change [n v] by (1)
+  if <touching color [#1505ff]?> then
+    move (10) steps
+  end
+end
+"""
+
+COUNTS_PASSES = """
+module.exports = async (vm, config, cleanup) => {
+  const EU = window.EvaluationUtils;
+  const sprite = EU.findSprite(vm, 'Sprite1');
+  const n = () => Number(Object.values(sprite.variables).find(v => v.name === 'n').value);
+  EU.startVM(vm);
+  vm.greenFlag();
+  await EU.wait(100);
+  const first = n();
+  await EU.wait(1000);
+  const perFrame = (n() - first) / 30;
+  cleanup();
+  return {success: perFrame >= 10 && perFrame <= 30, passed_tests: 1, total_tests: 1,
+    details: [{name: 'tens_of_passes_a_frame', passed: perFrame >= 10 && perFrame <= 30,
+      meta: {perFrame}}]};
+};
+"""
+
+
+def test_a_colour_query_costs_scratchworld_frames_as_it_costs_ours(page, tmp_path):
+    """ScratchWorld's clock charges a colour query as the task evaluation's does: a polling loop
+    runs tens of passes a frame, not the ~500 that clock reads alone would allow."""
+    checkout = make_checkout(tmp_path, "polls", COUNTS_PASSES, golden=POLLING)
+    result = Evaluator(page, checkout.load("polls")).evaluate(
+        checkout.golden_path("polls").read_bytes()
+    )
+    assert result.success, result.to_info()

@@ -4,8 +4,9 @@
 // renderer on a detached canvas that shares the editor's storage. While the evaluation VM steps,
 // Date.now, setTimeout/clearTimeout and Math.random are replaced by a virtual clock and a seeded
 // generator; the patches live only inside synchronous sections, so the editor never sees them.
-// Each frame advances the clock by 1/30 s; inside a frame every clock read costs TICK_MS, so the
-// sequencer's 75%-of-a-frame budget and the 500 ms warp budget are counts of reads, not wall time.
+// Each frame advances the clock by 1/30 s; inside a frame every clock read costs TICK_MS and every
+// colour query (touching color, color is touching color) COLOR_QUERY_MS, so the sequencer's
+// 75%-of-a-frame budget and the 500 ms warp budget are counts of work, not wall time.
 //
 // Bridge functions: eval.prepare (fix the project to test), eval.run (start a test and/or run
 // operations, returning a snapshot), eval.end, eval.scratchworld (a ScratchWorld script, real time).
@@ -16,10 +17,18 @@
   const FRAME_MS = 1000 / 30;
   const EPOCH_MS = 1e9; // virtual Date.now at the start of each test (integer: exact arithmetic)
   const TICK_MS = 0.05; // virtual ms that each clock read inside a frame costs: bounds work by count
+  // Virtual ms that one colour query costs. A loop that polls `touching color` without moving
+  // anything never asks for a redraw, so the sequencer runs it until the frame's budget is spent:
+  // at TICK_MS alone that is about 500 queries a frame, where the editor manages about 80 (a query
+  // measured 0.3-0.5 ms on the software renderer; a GPU readback costs more). At 1 ms a frame holds
+  // about 25, as a loaded editor would; the program sees the same world either way, since nothing
+  // moves between those passes.
+  const COLOR_QUERY_MS = 1;
   const TIMER_ID_BASE = 2 ** 30; // virtual timer ids, far above the browser's own
   const STATUS_PROMISE_WAIT = 1;
 
-  const E = {vm: null, project: null, fingerprint: null, test: null, busy: false, baseline: null};
+  const E = {vm: null, project: null, fingerprint: null, test: null, busy: false, baseline: null,
+    clock: null};
   SG.evaluation = E;
   // The page's own clock, timers and random generator as the bridge found them: eval.recover puts
   // them back after a call was stopped midway (a stopped script runs no `finally`).
@@ -103,6 +112,11 @@
     // such as `touching color` has to work through them all. Touching, bounds and pen do not
     // depend on the canvas; they keep working.
     renderer.draw = function () { this._doExitDrawRegion(); };
+    const isTouchingColor = renderer.isTouchingColor;
+    renderer.isTouchingColor = function (...args) {
+      if (E.clock) E.clock.charge(COLOR_QUERY_MS);
+      return isTouchingColor.apply(this, args);
+    };
     vm.attachRenderer(renderer);
     vm.attachStorage(editor.runtime.storage);
     if (editor.runtime.v2BitmapAdapter) vm.attachV2BitmapAdapter(editor.runtime.v2BitmapAdapter);
@@ -256,6 +270,9 @@
       this.intra += TICK_MS;
       return this.frameMs + this.intra;
     }
+    charge (ms) {
+      this.intra += ms;
+    }
     setTimeout (fn, ms, args) {
       const id = this.nextId++;
       this.timers.set(id, {due: this.frameMs + Math.max(0, Number(ms) || 0), fn, args});
@@ -276,8 +293,12 @@
     }
   }
 
+  // Runs `fn` with the page's clock, timeouts and random generator on `clock`; `E.clock` is the
+  // clock that work done meanwhile (a colour query) is charged to.
   function withVirtualTime (clock, fn) {
-    const saved = {now: Date.now, st: window.setTimeout, ct: window.clearTimeout, random: Math.random};
+    const saved = {now: Date.now, st: window.setTimeout, ct: window.clearTimeout, random: Math.random,
+      clock: E.clock};
+    E.clock = clock;
     Date.now = () => clock.now();
     window.setTimeout = (cb, ms, ...args) => clock.setTimeout(cb, ms, args);
     window.clearTimeout = id => (id >= TIMER_ID_BASE ? clock.clearTimeout(id) : saved.ct.call(window, id));
@@ -289,6 +310,7 @@
       window.setTimeout = saved.st;
       window.clearTimeout = saved.ct;
       Math.random = saved.random;
+      E.clock = saved.clock;
     }
   }
 
@@ -828,6 +850,7 @@
     window.clearTimeout = R.clearTimeout;
     Math.random = R.random;
     Object.prototype.hasOwnProperty = R.hasOwnProperty; // eslint-disable-line no-extend-native
+    E.clock = null;
     waiting.length = 0;
     const old = E.vm;
     E.vm = null;
@@ -846,5 +869,6 @@
 
   // -- for bridge/scratchworld.js (ScratchWorld's own scripts on the evaluation VM) ----------------
   E.internal = {evaluationVM, loadCopy, endTest, exclusive, macrotask, withVirtualTime, useRealTime,
-    resetDevices, setStageSize, mulberry32, WallDeadline, STAGE_SIZE, FRAME_MS, TICK_MS, TIMER_ID_BASE};
+    resetDevices, setStageSize, mulberry32, WallDeadline, STAGE_SIZE, FRAME_MS, TICK_MS, COLOR_QUERY_MS,
+    TIMER_ID_BASE};
 }());

@@ -7,7 +7,8 @@
 // clock: the driver below fires the earliest timer (a script callback or a VM frame), lets the
 // script's promise reactions run, and jumps the clock to the next timer, so waits cost no wall time.
 // Every clock read costs TICK_MS of virtual time (as real reads cost real time), so a script that
-// polls the clock in a loop still sees time pass. Inside a frame the page's Date.now, setTimeout and
+// polls the clock in a loop still sees time pass; a colour query inside a frame costs COLOR_QUERY_MS
+// (see evaluation.js). Inside a frame the page's Date.now, setTimeout and
 // Math.random are the virtual ones only for the frame's synchronous run (the editor never sees them).
 //
 // The stage is the size ScratchWorld's runner gives it (it switches the editor to the small stage,
@@ -51,6 +52,9 @@
       this.t += I.TICK_MS;
       this.reads++;
       return this.t;
+    }
+    charge (ms) {
+      this.t += ms;
     }
     add (fn, ms, args, repeat) {
       const id = this.nextId++;
