@@ -86,9 +86,7 @@ module.exports = async (vm) => {
 """
 
 
-def make_checkout(
-    root: Path, name: str, script: str, golden: str = GOLDEN
-) -> ScratchWorldCheckout:
+def make_checkout(root: Path, name: str, script: str, golden: str = GOLDEN) -> ScratchWorldCheckout:
     """A ScratchWorld checkout with one task ``name``: start = the default cat, golden = GOLDEN."""
     tasks = root / "tasks" / "create"
     static = root / "scratch-gui" / "static"
