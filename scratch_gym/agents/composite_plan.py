@@ -255,11 +255,19 @@ def pair_scripts(
     return todo, pending
 
 
-def missing_data(golden: dict[str, Any], live: dict[str, Any]) -> list[tuple[str, str]]:
-    """(add_variable | add_list, name) for the golden target's variables the live one lacks."""
+def missing_data(
+    golden: dict[str, Any], live: dict[str, Any], live_stage: dict[str, Any] | None = None
+) -> list[tuple[str, str]]:
+    """(add_variable | add_list, name) for the golden target's variables the live one lacks.
+
+    A sprite also has the live stage's variables (``live_stage``): where the golden makes a
+    sprite-local one with the name of an existing global, the editor refuses a second variable of
+    that name, and the sprite's scripts use the global (they name variables, not ids)."""
     out = []
+    shared = live_stage if live_stage is not None and live is not live_stage else {}
     for key, api in (("variables", "add_variable"), ("lists", "add_list")):
         have = {v[0] for v in (live.get(key) or {}).values()}
+        have |= {v[0] for v in (shared.get(key) or {}).values()}
         for value in (golden.get(key) or {}).values():
             if value[0] not in have:
                 out.append((api, value[0]))

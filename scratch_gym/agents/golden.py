@@ -90,7 +90,8 @@ class GoldenOracle(Agent):
                 raise Unsupported(f"the golden adds the target {target['name']!r}")
         for target in golden:
             have = live[target["name"]]
-            missing = missing_data(target, have)
+            stage = next((t for t in live.values() if t.get("isStage")), None)
+            missing = missing_data(target, have, stage)
             want = TreeReader(target.get("blocks") or {}, vm=False).scripts()
             now = TreeReader(have.get("blocks") or {}, vm=False).scripts()
             if missing or not same_scripts(want, now):
