@@ -90,3 +90,32 @@ def test_a_colour_not_on_the_stage_is_set_with_the_sliders(primitive_env):
         assert max(abs(a - b) for a, b in zip(want, have, strict=True)) <= (
             0 if colour == "#ff0000" else 2
         ), got
+
+
+def test_a_c_block_put_inside_a_stack_keeps_the_blocks_below_it_under_it(primitive_env):
+    """A C-block dropped in the middle of a stack wraps the blocks below it. The oracle takes such
+    a drop back (Ctrl+Z), hangs those blocks under the new block on free canvas, then moves it in:
+    the new block ends up between the two, its mouth empty, and nothing is lost."""
+    from scratch_gym.agents.composite_plan import Node
+    from scratch_gym.agents.primitive_oracle.editing import ScriptEditor
+
+    primitive_env.reset(options={"task": "fix-bounce"})
+    view = EditorView(primitive_env)
+    blocks = view.vm()["blocks"]
+    after = next(i for i, b in blocks.items() if b["opcode"] == "motion_gotoxy")
+    tail = blocks[after]["next"]
+    plan = ScriptEditor(view).insert(
+        Node("new", "control_repeat", ("control_repeat",)), after, None
+    )
+    made = None
+    try:
+        while True:
+            primitive_env.step(next(plan))
+    except StopIteration as stop:
+        made = stop.value
+    blocks = view.vm()["blocks"]
+    assert blocks[made]["opcode"] == "control_repeat"
+    assert blocks[after]["next"] == made and blocks[made]["next"] == tail
+    assert not (blocks[made].get("inputs", {}).get("SUBSTACK") or {}).get("block")
+    tops = [i for i, b in blocks.items() if not b.get("parent") and not b.get("shadow")]
+    assert len(tops) == 1, tops  # one script: nothing was left apart

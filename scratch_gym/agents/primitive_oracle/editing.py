@@ -108,9 +108,12 @@ class ScriptEditor:
     ) -> Iterator[Action]:
         """Drag a new ``node`` block onto the canvas: under ``after``, into ``parent``'s ``slot``,
         or (neither) onto free canvas. Returns the new block's id. A drop that lands elsewhere is
-        taken back; the next tries go in two moves (onto free canvas, then into place)."""
+        taken back; the next tries go in two moves (onto free canvas, then into place). A C-block
+        dropped inside a stack wraps the blocks below it: that drop is taken back too, and the
+        next try hangs those blocks under the new block on free canvas before moving it in."""
+        tail_first = False
         for attempt in range(DRAG_TRIES):
-            two_moves = attempt > 0 and (after is not None or parent is not None)
+            two_moves = (attempt > 0 or tail_first) and (after is not None or parent is not None)
             source = yield from self._source(node)
             if two_moves:
                 target = yield from self._target(None, None, None, source)
@@ -129,14 +132,29 @@ class ScriptEditor:
             ]
             if two_moves and len(made) == 1 and not blocks[made[0]].get("parent"):
                 handle = "previous" if source["previous"] else "output"
+                if tail_first and after is not None:
+                    yield from self._hang_tail(made[0], after)
                 point = yield from self._target(after, parent, slot, source)
                 yield from self._move(made[0], point, handle)
                 blocks = self.view.vm()["blocks"]
             if len(made) == 1 and self._placed(blocks, made[0], after, parent, slot):
-                yield from self._unwrap(made[0], after, blocks)
-                return made[0]
+                if not _wrapped(blocks, made[0]):
+                    return made[0]
+                tail_first = after is not None
             yield from self._take_back(before)
         raise OracleError(f"could not place {node.opcode} ({DRAG_TRIES} tries)")
+
+    def _hang_tail(self, made: str, after: str) -> Iterator[Action]:
+        """Move the blocks under ``after`` to under ``made`` (a new C-block on free canvas)."""
+        tail = self.view.vm()["blocks"][after].get("next")
+        if not tail:
+            return
+        geo = self.view.block(made)
+        if geo is None or geo.get("next") is None:
+            raise OracleError(f"block {made} has no next connection")
+        yield from self._move(tail, tuple(geo["next"]), "previous")
+        if self.view.vm()["blocks"][made].get("next") != tail:
+            raise OracleError(f"the blocks under {after} did not go under {made}")
 
     def _take_back(self, before: set[str]) -> Iterator[Action]:
         """Undo a drag that did not do what was planned (Ctrl+Z), and delete what is left of it."""
@@ -228,20 +246,6 @@ class ScriptEditor:
             inp = (blocks[parent].get("inputs") or {}).get(slot) or {}
             return b.get("parent") == parent and inp.get("block") == made
         return not b.get("parent")
-
-    def _unwrap(self, made: str, after: str | None, before: dict) -> Iterator[Action]:
-        """An empty C-block dropped into a stack may wrap the blocks below it: move them back
-        under it (a new block's mouths start empty; the plan fills them)."""
-        b = self.view.vm()["blocks"]
-        if b[made].get("next"):
-            return
-        for name in ("SUBSTACK", "SUBSTACK2"):
-            inner = ((b[made].get("inputs") or {}).get(name) or {}).get("block")
-            if inner:
-                geo = self.view.block(made)
-                if geo and geo.get("next"):
-                    yield from self._move(inner, geo["next"], "previous")
-                    return
 
     # -- moving and deleting ----------------------------------------------------------------------
     def _move(self, block_id: str, to: Point, handle: str) -> Iterator[Action]:
@@ -439,6 +443,12 @@ def _geometry(ws: dict[str, Any], block_id: str) -> dict[str, Any]:
         if b["id"] == block_id:
             return b
     raise OracleError(f"block {block_id} is not on the workspace")
+
+
+def _wrapped(blocks: dict[str, Any], made: str) -> bool:
+    """Whether a new block (its mouths start empty) holds blocks: it wrapped those below it."""
+    inputs = blocks[made].get("inputs") or {}
+    return any((inputs.get(name) or {}).get("block") for name in ("SUBSTACK", "SUBSTACK2"))
 
 
 def _field_text(geo: dict[str, Any], name: str) -> str | None:
