@@ -25,9 +25,40 @@ def env_ids_markdown() -> str:
     return "\n".join(rows)
 
 
+ENV_DOC_SECTIONS = (
+    "Description",
+    "Action Space",
+    "Observation Space",
+    "Rewards",
+    "Starting State",
+    "Episode End",
+    "Arguments",
+)
+
+
+def env_doc_sections(cls: type) -> dict[str, str]:
+    """The ``## <section>`` parts of an environment class's docstring, Gymnasium's layout:
+    every section of ENV_DOC_SECTIONS, in that order. Raises ValueError naming the class and
+    what is missing or out of place."""
+    import inspect
+
+    doc = inspect.getdoc(cls) or ""
+    parts = re.split(r"^## (.+)$", doc, flags=re.MULTILINE)
+    found = [name.strip() for name in parts[1::2]]
+    missing = [name for name in ENV_DOC_SECTIONS if name not in found]
+    if missing:
+        raise ValueError(f"{cls.__name__}'s docstring lacks the section(s) {', '.join(missing)}")
+    if found != list(ENV_DOC_SECTIONS):
+        raise ValueError(
+            f"{cls.__name__}'s docstring has the sections {found}; "
+            f"Gymnasium's layout is {list(ENV_DOC_SECTIONS)}"
+        )
+    return {name.strip(): body.strip() for name, body in zip(parts[1::2], parts[2::2], strict=True)}
+
+
 def environments_markdown() -> str:
-    """docs/environments.md: each environment class with its ids and its own documentation
-    (module and class docstrings: spaces, rewards, starting state, episode end, arguments)."""
+    """docs/environments.md: each environment class with its ids and its docstring's sections
+    (:func:`env_doc_sections`)."""
     import importlib
     import inspect
 
@@ -37,13 +68,13 @@ def environments_markdown() -> str:
     out = [ENVIRONMENTS_DOC_HEADER]
     for entry_point, ids in by_class.items():
         module_name, class_name = entry_point.split(":")
-        module = importlib.import_module(module_name)
-        cls = getattr(module, class_name)
+        cls = getattr(importlib.import_module(module_name), class_name)
         out.append(f"## `{class_name}` (`{module_name}`)\n")
         out.append("Registered as " + ", ".join(f"`{i}`" for i in ids) + ".\n")
-        for doc in (inspect.getdoc(module), inspect.getdoc(cls)):
-            if doc:
-                out.append(doc.strip() + "\n")
+        summary = (inspect.getdoc(cls) or "").split("\n\n")[0].strip()
+        out.append(summary + "\n")
+        for name, body in env_doc_sections(cls).items():
+            out.append(f"### {name}\n\n{body}\n")
     return "\n".join(out)
 
 

@@ -78,40 +78,84 @@ def _build(
 class ScratchEnv(PageEnv):
     """The Scratch 3 editor, headless and offline, driven by an agent.
 
-    Arguments:
-        action: ``"primitive"`` (Dict of click/double_click/drag/type/key/hotkey/scroll/done/failed)
-            or ``"drag"`` (``Box(4)`` in [-1, 1]: a continuous drag x0, y0, x1, y1).
-        observation: ``"screen"`` (Dict: 720x1280 screenshot, instruction, last action error) or
-            ``"pixels"`` (the screenshot only, resized to ``obs_size`` = (width, height), default
-            128x72). An argument the chosen models do not take (``ocr`` on a pixels observation,
-            ``obs_size`` on a text one) raises ``TypeError`` naming it.
-        render_mode: ``"rgb_array"`` returns the full 720x1280 screenshot.
-        max_steps: step budget per episode (truncation). Default: the task's budget for the
-            action mode (``primitive_step_budget`` in primitive mode if set, else ``step_budget``),
-            or 50 without a task; an explicit value overrides the task's budget.
-        project: a project (.sb3 or project.json path, or a project dict) to start every episode
-            from; ``reset(options={"project": ...})`` overrides it for one episode.
-        browser: the Chromium session to open the page in (default: one shared per process).
-        task: a task id every episode uses (``reset(options={"task": id})`` overrides it).
-        tasks: a pool to sample a task from at each reset when none is given, seeded by
-            ``reset(seed=)``: ``"all"``, a category (``"create"``, ...) or a list of task ids.
-        tasks_dir: the user's own task folder(s) (``<category>/<task-id>/task.toml``), read
-            besides the shipped suite and ``$SCRATCH_GYM_TASKS``; ids must not clash.
-        reward_mode: ``"per_step"`` (evaluate after every step that changed the project) or
-            ``"sparse"`` (evaluate only when the episode ends). Rewards are changes of the partial
-            success rate (passed tests / tests), so an episode's return is final - initial PSR.
-        terminate_on_success: end the episode as soon as every test passes.
-        ocr: for element-list observations, an OCR engine (``"paddleocr"`` or ``"rapidocr"``,
-            the ``ocr`` extra) fused with the DOM elements; default: DOM elements only.
-        max_elements: for the element-array observation, the number of element slots (64).
+    ## Description
 
-    Episodes: ``reset`` loads the project into the editor's VM (no page reload), selects the
-    first sprite, stops the VM and restores the fixed editor view (Code tab, Motion category,
-    default workspace scroll and zoom). Without a project the episode starts from the empty
-    project (one sprite, "Sprite1", the cat). Without a task the instruction is empty and the
-    reward is 0. With a task, the episode starts from its project with its instruction and step
-    budget, the starting project is evaluated (``info["initial_psr"]``), and info carries
-    ``tests``, ``psr`` and ``success``. ``done``/``failed`` terminate; the step budget truncates.
+    One episode builds or edits a Scratch program in the real editor. The environment is composed
+    of an editor page, an action model (``action``: how actions become editor input) and an
+    observation model (``observation``: what the agent sees); each registered id is a preset of
+    the two (``scratch_gym.registration``).
+
+    ## Action Space
+
+    - ``action="primitive"`` (``ScratchWorld-Primitive-v0``): a ``Dict`` with ``action_type``
+      (click, double_click, drag, type, key, hotkey, scroll, done, failed), points in viewport
+      pixels, ``text``, ``keys`` and ``scroll`` (the README's primitive action table).
+    - ``action="drag"`` (the RL ids): ``Box(4)`` in [-1, 1], a drag from (x0, y0) to (x1, y1)
+      mapped onto the 1280x720 viewport.
+    - ``action="composite"`` (``ScratchWorld-Composite-v0``): one JSON object ``{"api", "args"}``
+      (select_sprite, add_block, connect_blocks, set_block_field, ..., done; the README's
+      composite action table), as text or a dict.
+
+    A malformed action changes nothing; its error is in ``last_action_error`` / ``info``, and the
+    episode goes on.
+
+    ## Observation Space
+
+    - ``observation="screen_elements"``: ``Dict(screenshot=Box(720, 1280, 3, uint8),
+      instruction, last_action_error, elements)``, the element list as text (DOM boxes, plus OCR
+      with ``ocr=``).
+    - ``observation="screen"``: the same without ``elements``.
+    - ``observation="pixels"``: ``Box(h, w, 3, uint8)``, the screenshot resized to ``obs_size``.
+    - ``observation="element_arrays"``: up to ``max_elements`` elements as fixed arrays
+      (``type``, ``box``, ``point``, ``opcode``, ``text``, ``mask``).
+    - ``observation="pseudocode"``: text fields ``instruction``, ``target``, ``targets``,
+      ``variables``, ``pseudocode`` (numbered blocks), ``fields``, ``last_action_result``,
+      ``last_action_error``.
+
+    The observation model waits for the editor to paint before a screen is read.
+
+    ## Rewards
+
+    With a task, the change of the partial success rate (passed tests / tests) of the task's unit
+    tests, run on a copy of the project in virtual time: an episode's return is final PSR minus
+    initial PSR. ``reward_mode="per_step"`` evaluates after every step that changed the project,
+    ``"sparse"`` only when the episode ends. Without a task the reward is 0.
+
+    ## Starting State
+
+    ``reset`` loads the task's starting project (or ``project``, or the empty project: one sprite,
+    "Sprite1", the cat) into the editor's VM without reloading the page, selects the first sprite,
+    stops the VM and restores the fixed editor view (Code tab, Motion category, default workspace
+    scroll and zoom). With a task, the starting project is evaluated (``info["initial_psr"]``).
+
+    ## Episode End
+
+    ``done`` or ``failed`` terminates; so does success with ``terminate_on_success=True``. The
+    step budget truncates. ``info`` carries ``tests``, ``psr`` and ``success`` (with a task),
+    ``executed_action`` and ``last_action_error``.
+
+    ## Arguments
+
+    - ``action``, ``observation``: the models above. An argument the chosen models do not take
+      (``ocr`` on a pixels observation, ``obs_size`` on a text one) raises ``TypeError`` naming it.
+    - ``obs_size``: (width, height) of ``pixels`` (default 128x72).
+    - ``render_mode``: ``"rgb_array"`` returns the full 720x1280 screenshot.
+    - ``max_steps``: step budget per episode. Default: the task's budget for the action mode
+      (``primitive_step_budget`` in primitive mode if set, else ``step_budget``), or 50 without a
+      task; an explicit value overrides the task's budget.
+    - ``project``: a project (.sb3 or project.json path, or a project dict) to start every episode
+      from; ``reset(options={"project": ...})`` overrides it for one episode.
+    - ``browser``: the Chromium session to open the page in (default: one shared per process).
+    - ``task``: a task id every episode uses (``reset(options={"task": id})`` overrides it).
+    - ``tasks``: a pool to sample a task from at each reset when none is given, seeded by
+      ``reset(seed=)``: ``"all"``, a category (``"create"``, ...) or a list of task ids.
+    - ``tasks_dir``: the user's own task folder(s) (``<category>/<task-id>/task.toml``), read
+      besides the shipped suite and ``$SCRATCH_GYM_TASKS``; ids must not clash.
+    - ``reward_mode``: ``"per_step"`` or ``"sparse"`` (see Rewards).
+    - ``terminate_on_success``: end the episode as soon as every test passes.
+    - ``ocr``: for element-list observations, an OCR engine (``"paddleocr"`` or ``"rapidocr"``,
+      the ``ocr`` extra) fused with the DOM elements; default: DOM elements only.
+    - ``max_elements``: for ``element_arrays``, the number of element slots (64).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}

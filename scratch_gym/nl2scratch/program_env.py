@@ -1,21 +1,5 @@
-"""ScratchWorld-Program-v0: NL2Scratch-style program writing in the real editor.
-
-The agent reads a description and writes a whole program in scratchblocks text; the program is
-parsed by the program model, loaded into the real editor (the target sprite of the starting
-project) and scored: SAC_nl against the description, SAC_ref against the reference program when
-there is one, and the task's unit tests when it has them. A program that does not parse comes
-back with the error's line and column and the episode goes on (``attempts`` tries).
-
-Episodes come from (first that applies): ``reset(options={"nl": ..., "reference": ...})``; a
-JSONL corpus of ``{key, nl, pseudocode}`` given to ``gym.make(corpus=PATH)`` (an example drawn
-with the reset seed, or ``options={"index": i}``); otherwise a task of the shipped suite (its
-instruction as the description, its golden scripts for the target sprite as the reference, its
-tests), drawn with the reset seed or named by ``options={"task": id}``.
-
-Reward: the task's PSR when it has tests, else SAC_ref when there is a reference, else SAC_nl.
-The episode terminates after the first program that parses and loads; it is truncated when the
-attempts are used up.
-"""
+"""ScratchWorld-Program-v0: NL2Scratch-style program writing in the real editor (see
+:class:`ProgramEnv`)."""
 
 from __future__ import annotations
 
@@ -54,16 +38,53 @@ class ProgramEpisode:
 
 
 class ProgramEnv(PageEnv):
-    """Write a Scratch program (scratchblocks text) from a description; see the module docstring.
+    """Write a Scratch program (scratchblocks text) from a description.
 
-    Observation (``Dict`` of text): ``description``, ``target`` (the sprite the program is for),
-    ``context`` (sprites, costumes, backdrops, variables, lists, broadcasts of the project, as
-    JSON), ``last_error`` (parse or load error with line and column), ``attempts_left``.
-    Action: the program as text (standard scratchblocks or the NL2Scratch dialect).
-    Arguments: ``corpus`` (JSONL path), ``attempts`` (default 3), ``dialect`` ("nl2scratch" or
-    "standard": how ``(name)`` is read when no variable of that name exists), ``sac_protocol``
-    ("paper", the default: SAC as the published NL2Scratch scorer computes it, or "robust";
-    the program is scored as written, without post-processing), ``browser``.
+    ## Description
+
+    The agent reads a description and writes a whole program in scratchblocks text. The program
+    is parsed by the program model, loaded into the real editor (into the target sprite of the
+    starting project) and scored: SAC_nl against the description, SAC_ref against the reference
+    program when there is one, and the task's unit tests when it has them.
+
+    ## Action Space
+
+    The program as text (``UnicodeText``): standard scratchblocks or the NL2Scratch dialect.
+
+    ## Observation Space
+
+    ``Dict`` of text: ``description``, ``target`` (the sprite the program is for), ``context``
+    (sprites, costumes, backdrops, variables, lists and broadcasts of the project, as JSON),
+    ``last_error`` (the parse or load error, with line and column) and ``attempts_left``.
+
+    ## Rewards
+
+    The task's PSR when it has tests, else SAC_ref when there is a reference, else SAC_nl; the
+    program is scored as written, without post-processing.
+
+    ## Starting State
+
+    The first that applies: ``reset(options={"nl": ..., "reference": ...})``; a JSONL corpus of
+    ``{key, nl, pseudocode}`` (``corpus=``; an example drawn with the reset seed, or
+    ``options={"index": i}``); otherwise a task of the shipped suite (its instruction as the
+    description, its golden scripts for the target sprite as the reference, its tests), drawn
+    with the reset seed or named by ``options={"task": id}``.
+
+    ## Episode End
+
+    Terminates after the first program that parses and loads. A program that does not parse
+    comes back with the error's line and column and the episode goes on; it is truncated when
+    the ``attempts`` are used up.
+
+    ## Arguments
+
+    - ``corpus``: a JSONL path of examples.
+    - ``attempts``: programs an episode may submit (default 3).
+    - ``dialect``: ``"nl2scratch"`` or ``"standard"``, how ``(name)`` is read when no variable of
+      that name exists.
+    - ``sac_protocol``: ``"paper"`` (default: SAC as the published NL2Scratch scorer computes
+      it) or ``"robust"``.
+    - ``render_mode``: ``"rgb_array"``; ``browser``: a BrowserSession to share.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 1}

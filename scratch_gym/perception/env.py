@@ -1,12 +1,5 @@
-"""ScratchWorld-Perception-v0: one question about one editor screenshot; the action is the answer.
-
-Live (default): ``reset`` renders a scene of the benchmark (seed ``seed``, ``screens`` scenes) in the
-editor and asks one of its questions, with the ground truth read from the editor. With ``dataset``
-(a folder written by ``scratch-gym perception export``) the screenshots and questions come from the
-export and no browser is started. ``reset(options={"index": i})`` picks question ``i`` of the export,
-or in live mode ``{"scene": s, "question": q}``; otherwise the episode's RNG picks.
-Reward 1 for a correct answer (case-insensitive yes/no, exact text for field values), else 0.
-"""
+"""ScratchWorld-Perception-v0: one question about one editor screenshot (see
+:class:`PerceptionEnv`)."""
 
 from __future__ import annotations
 
@@ -28,7 +21,43 @@ from scratch_gym.spaces import UnicodeText
 
 
 class PerceptionEnv(PageEnv):
-    """Observation ``{"screenshot": (720, 1280, 3) uint8, "question": str}``; action: the answer."""
+    """One question about one editor screenshot; the action is the answer.
+
+    ## Description
+
+    Visual Perception QA: each episode shows one screenshot of the editor and asks one question
+    about it (connection, existence or field value), with the ground truth read from the editor.
+
+    ## Action Space
+
+    The answer as text (``UnicodeText``).
+
+    ## Observation Space
+
+    ``Dict(screenshot=Box(720, 1280, 3, uint8), question=Text)``.
+
+    ## Rewards
+
+    1 for a correct answer (case-insensitive yes/no, exact text for field values), else 0.
+
+    ## Starting State
+
+    Live (default): ``reset`` renders a scene of the benchmark (``seed``, ``screens`` scenes) in
+    the editor and asks one of its questions. With ``dataset`` (a folder written by
+    ``scratch-gym perception export``) the screenshots and questions come from the export and no
+    browser is started. ``reset(options={"index": i})`` picks question ``i`` of the export, or in
+    live mode ``{"scene": s, "question": q}``; otherwise the episode's RNG picks.
+
+    ## Episode End
+
+    Every step terminates (one answer per episode).
+
+    ## Arguments
+
+    - ``seed``, ``screens``: which scenes of the benchmark the live mode renders.
+    - ``dataset``: an exported folder to read instead of rendering.
+    - ``render_mode``: ``"rgb_array"``; ``browser``: a BrowserSession to share.
+    """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 1}
 

@@ -1,33 +1,5 @@
-"""SingleDragEnv: one-drag episodes of the Single-Step Drag benchmark in the real editor.
-
-Registered as ``ScratchWorld-SingleDrag-v0`` (LLM agents), ``ScratchWorld-SingleDragPixels-v0``
-and ``ScratchWorld-SingleDragElements-v0`` (RL: the same spaces as the fast path's
-``ScratchWorld-SingleDragFast-v0``, so a policy trained there runs here unchanged).
-
-* Action space: ``action="points"``: ``Dict(start=Box(2), end=Box(2))`` in viewport pixels
-  (origin top-left; outside points are clipped and flagged); ``action="box"``: ``Box(4)`` in
-  [-1, 1] (x0, y0, x1, y1) mapped onto the 1280x720 viewport; ``action="grid"``:
-  ``MultiDiscrete([128, 72, 128, 72])``, grab and drop cells of a 10 px grid (``rl_spaces``).
-* Observation space: ``observation="screen"`` (LLM agents): ``Dict(screenshot=Box(720, 1280, 3,
-  uint8), instruction=Text)``; ``observation="pixels"`` (RL): ``Dict(pixels=Box(h, w, 3, uint8),
-  instruction=Box(int64))``, the screenshot resized to ``obs_size`` and the instruction as token
-  ids; ``observation="elements"`` (RL): the instruction's token ids and the element list as
-  arrays (``rl_spaces``). The RL observations hold nothing privileged (no regions, block ids or
-  target coordinates) and equal the fast path's (``fast_env``) for the same task.
-* Starting state: a task (stored, or ``tasks="generated"``), its project loaded and its editor
-  view set (palette category and scroll, workspace scroll and zoom). ``setting="gt_start"`` adds
-  the start point to the instruction and circles it on the screenshot; ``setting="knowledge"``
-  appends the grab/drop rules.
-* Rewards: 1 when the intended connection formed (checked in the VM), else 0; with
-  ``shaped_reward=True`` a failed drag gets minus the mean of the grab point's distance to the
-  feasible start region and the drop point's distance to the feasible end region, each capped at
-  and divided by the viewport diagonal (so in [-1, 0]): a signal for where to grab as well as
-  where to drop.
-* Episode end: every step terminates (one drag per episode).
-* info: ``success``, ``start_correct`` (the intended block was dragged), ``end_correct`` (the
-  drop point lies in the feasible end region, corrected for the grab point), ``start_error_px``,
-  ``end_error_px``, ``dragged``, ``task_id``, ``executed_action``, ``clipped``, ``step_time_ms``.
-"""
+"""SingleDragEnv: one-drag episodes of the Single-Step Drag benchmark in the real editor (see
+:class:`SingleDragEnv`)."""
 
 from __future__ import annotations
 
@@ -71,14 +43,65 @@ def points_space() -> spaces.Dict:
 
 
 class SingleDragEnv(PageEnv):
-    """One drag per episode; reward 1 when the intended connection forms (see module docs).
+    """One drag per episode; reward 1 when the intended connection forms.
 
-    Arguments: ``action`` ("points", "box" or "grid"), ``observation`` ("screen", "pixels" or
-    "elements"),
-    ``obs_size`` (width, height; default 128x72) for pixels only, ``tasks`` (None: all stored tasks; a list of ids;
-    or "generated"), ``setting`` (baseline, gt_start, knowledge), ``shaped_reward``,
-    ``render_mode`` ("rgb_array"), ``browser`` (a BrowserSession to share).
-    ``reset(options={"task": id_or_Task, "setting": ...})`` picks the episode's task.
+    ## Description
+
+    The Single-Step Drag benchmark in the real editor. Registered as
+    ``ScratchWorld-SingleDrag-v0`` (LLM agents), ``ScratchWorld-SingleDragPixels-v0`` and
+    ``ScratchWorld-SingleDragElements-v0`` (RL: the same spaces as the fast path's
+    ``ScratchWorld-SingleDragFast-v0``, so a policy trained there runs here unchanged).
+
+    ## Action Space
+
+    - ``action="points"``: ``Dict(start=Box(2), end=Box(2))`` in viewport pixels (origin
+      top-left; points outside are clipped and flagged).
+    - ``action="box"``: ``Box(4)`` in [-1, 1] (x0, y0, x1, y1) mapped onto the 1280x720 viewport.
+    - ``action="grid"``: ``MultiDiscrete([128, 72, 128, 72])``, grab and drop cells of a 10 px
+      grid (``rl_spaces``).
+
+    ## Observation Space
+
+    - ``observation="screen"`` (LLM agents): ``Dict(screenshot=Box(720, 1280, 3, uint8),
+      instruction=Text)``.
+    - ``observation="pixels"`` (RL): ``Dict(pixels=Box(h, w, 3, uint8), instruction=Box(int64))``,
+      the screenshot resized to ``obs_size`` and the instruction as token ids.
+    - ``observation="elements"`` (RL): the instruction's token ids and the element list as arrays
+      (``rl_spaces``).
+
+    The RL observations hold nothing privileged (no regions, block ids or target coordinates) and
+    equal the fast path's for the same task.
+
+    ## Rewards
+
+    1 when the intended connection formed (checked in the VM), else 0. With
+    ``shaped_reward=True`` a failed drag gets minus the mean of the grab point's distance to the
+    feasible start region and the drop point's distance to the feasible end region, each capped
+    at and divided by the viewport diagonal (so in [-1, 0]).
+
+    ## Starting State
+
+    A task (stored, or ``tasks="generated"``), its project loaded and its editor view set
+    (palette category and scroll, workspace scroll and zoom); ``reset(options={"task":
+    id_or_Task, "setting": ...})`` picks it. ``setting="gt_start"`` adds the start point to the
+    instruction and circles it on the screenshot; ``setting="knowledge"`` appends the grab/drop
+    rules.
+
+    ## Episode End
+
+    Every step terminates (one drag per episode). ``info``: ``success``, ``start_correct`` (the
+    intended block was dragged), ``end_correct`` (the drop point lies in the feasible end region,
+    corrected for the grab point), ``start_error_px``, ``end_error_px``, ``dragged``,
+    ``task_id``, ``executed_action``, ``clipped``, ``step_time_ms``.
+
+    ## Arguments
+
+    - ``action``: ``"points"``, ``"box"`` or ``"grid"``; ``observation``: ``"screen"``,
+      ``"pixels"`` or ``"elements"``.
+    - ``obs_size``: (width, height) of ``pixels`` only (default 128x72).
+    - ``tasks``: None (all stored tasks), a list of ids, or ``"generated"``.
+    - ``setting``: ``"baseline"``, ``"gt_start"`` or ``"knowledge"``; ``shaped_reward``.
+    - ``render_mode``: ``"rgb_array"``; ``browser``: a BrowserSession to share.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}

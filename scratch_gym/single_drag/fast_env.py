@@ -1,21 +1,9 @@
 """The fast drag path: single-drag episodes stepped in numpy over a pool of captured tasks.
 
 ``SingleDragVectorEnv`` is a native ``gymnasium.vector.VectorEnv``: a batch of one-drag
-episodes is one numpy call (``drag_model.simulate``), with no per-environment Python loop.
-Registered as ``ScratchWorld-SingleDragFast-v0`` (one environment, ``SingleDragFastEnv``) and
-through ``gym.make_vec("ScratchWorld-SingleDragFast-v0", num_envs=N, vectorization_mode=
-"vector_entry_point")``.
-
-* Spaces: identical to the real editor's RL ids (``rl_spaces``): ``observation`` "pixels"
-  (``ScratchWorld-SingleDragPixels-v0``) or "elements" (``ScratchWorld-SingleDragElements-v0``);
-  ``action`` "grid" or "box". A policy trained here runs unchanged in the real editor.
-* Starting state: a task drawn uniformly from the pool (``pool``: a directory from
-  ``scratch-gym single-drag pool build``); ``reset(options={"task": index})`` picks one.
-* Rewards: 1 when the intended connection forms, else 0.
-* Episode end: every step terminates. The vector env resets finished episodes in the same step
-  (``autoreset_mode`` SAME_STEP): the returned observation is the next task's.
-* info: ``success``, ``start_correct``, ``task`` (pool index); the vector env gives them as
-  arrays.
+episodes is one numpy call (``drag_model.simulate``), with no per-environment Python loop; it is
+what ``gym.make_vec("ScratchWorld-SingleDragFast-v0", num_envs=N, vectorization_mode=
+"vector_entry_point")`` builds. :class:`SingleDragFastEnv` is one such environment.
 """
 
 from __future__ import annotations
@@ -129,7 +117,47 @@ class SingleDragVectorEnv(VectorEnv):
 
 
 class SingleDragFastEnv(gym.Env):
-    """One fast single-drag episode at a time (``ScratchWorld-SingleDragFast-v0``)."""
+    """One fast single-drag episode at a time (``ScratchWorld-SingleDragFast-v0``).
+
+    ## Description
+
+    Single-drag episodes over a pool of tasks captured from the real editor, stepped by the
+    calibrated drag model in numpy instead of the browser: for training drag policies fast.
+
+    ## Action Space
+
+    Identical to the real editor's RL ids (``rl_spaces``): ``action="grid"``
+    (``MultiDiscrete([128, 72, 128, 72])``, 10 px cells) or ``"box"`` (``Box(4)`` in [-1, 1]).
+
+    ## Observation Space
+
+    Identical to the real editor's RL ids: ``observation="pixels"``
+    (``ScratchWorld-SingleDragPixels-v0``) or ``"elements"``
+    (``ScratchWorld-SingleDragElements-v0``). A policy trained here runs unchanged in the real
+    editor.
+
+    ## Rewards
+
+    1 when the intended connection forms, else 0.
+
+    ## Starting State
+
+    A task drawn uniformly from the pool; ``reset(options={"task": index})`` picks one.
+
+    ## Episode End
+
+    Every step terminates. The vector env resets finished episodes in the same step
+    (``autoreset_mode`` SAME_STEP): the returned observation is the next task's. ``info``:
+    ``success``, ``start_correct``, ``task`` (pool index); the vector env gives them as arrays.
+
+    ## Arguments
+
+    - ``pool``: a directory from ``scratch-gym single-drag pool build``, or a loaded ``Pool``
+      (required).
+    - ``observation``, ``action``: as above; ``setting``: ``"baseline"``, ``"gt_start"`` or
+      ``"knowledge"``.
+    - ``render_mode``: ``"rgb_array"``.
+    """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
 
