@@ -12,8 +12,7 @@
   const GROUPS = {menubar: 0, tabs: 1, toolbox: 2, flyout: 3, canvas: 4, stage: 5, targets: 6, other: 7, overlay: 8};
 
   const clean = s => String(s || '').replace(/[\s\u00a0]+/g, ' ').trim();
-  const inViewport = (x, y) => x >= 0 && y >= 0 && x < window.innerWidth && y < window.innerHeight;
-  const rectOf = r => ({x: r.left, y: r.top, w: r.width, h: r.height});
+  const {inViewport, rectOf, ownerBlockId, blockBox, labelPoints} = SG.screen;
 
   // Points to probe, nearest the centre first: centre, then a grid over the box.
   function probePoints (r, preferred) {
@@ -52,10 +51,6 @@
   }
 
   // -- Blockly blocks and fields ---------------------------------------------------------------
-  const ownerBlockId = hit => {
-    const g = hit.closest('[data-id]');
-    return g ? g.getAttribute('data-id') : null;
-  };
 
   // Image fields without alt text (the turn arrows): a symbol named after their icon.
   function iconText (field) {
@@ -110,26 +105,13 @@
     return out;
   }
 
-  function labelPoints (block) {
-    const pts = [];
-    for (const input of block.inputList) {
-      for (const f of input.fieldRow) {
-        if (f.EDITABLE || !f.getSvgRoot || !f.getSvgRoot()) continue;
-        const r = f.getSvgRoot().getBoundingClientRect();
-        if (r.width > 0) pts.push([r.left + r.width / 2, r.top + r.height / 2]);
-      }
-    }
-    return pts;
-  }
-
   function blockElements (ws, inFlyout, group) {
     const out = [];
     const blocks = ws.getAllBlocks(false).filter(b => !b.isShadow() &&
       !(b.isInsertionMarker && b.isInsertionMarker()));
     for (const block of blocks) {
-      const path = block.pathObject && block.pathObject.svgPath;
-      if (!path) continue;
-      const box = rectOf(path.getBoundingClientRect());
+      if (!block.pathObject || !block.pathObject.svgPath) continue;
+      const box = blockBox(block);
       const shadowIds = new Set(block.getChildren(false).filter(c => c.isShadow()).map(c => c.id));
       const own = hit => ownerBlockId(hit) === block.id;
       let point = visiblePoint(box, own, labelPoints(block));
@@ -314,7 +296,7 @@
     const out = [];
     for (const block of ws.getAllBlocks(false)) {
       if (block.isShadow() || (block.isInsertionMarker && block.isInsertionMarker())) continue;
-      const box = rectOf(block.pathObject.svgPath.getBoundingClientRect());
+      const box = blockBox(block);
       const mine = new Set([block.id, ...block.getChildren(false).filter(c => c.isShadow()).map(c => c.id)]);
       let hits = 0;
       let probes = 0;

@@ -4,33 +4,22 @@
 (function () {
   'use strict';
   const SG = window.ScratchGym;
+  const S = SG.screen;
 
-  const ownerId = hit => {
-    const g = hit && hit.closest('[data-id]');
-    return g ? g.getAttribute('data-id') : null;
-  };
   const toScreen = (ws, x, y) => {
     const m = ws.getCanvas().getScreenCTM();
     return [m.a * x + m.e, m.d * y + m.f];
   };
-  const inView = (x, y) => x >= 0 && y >= 0 && x < window.innerWidth && y < window.innerHeight;
 
   // A point on the block's own shape (a label first) where the block is on top, or null.
   function grabPoint (block) {
-    const pts = [];
-    for (const input of block.inputList) {
-      for (const f of input.fieldRow) {
-        if (f.EDITABLE || !f.getSvgRoot || !f.getSvgRoot()) continue;
-        const r = f.getSvgRoot().getBoundingClientRect();
-        if (r.width > 0) pts.push([r.left + r.width / 2, r.top + r.height / 2]);
-      }
-    }
-    const r = block.pathObject.svgPath.getBoundingClientRect();
+    const pts = S.labelPoints(block);
+    const r = S.blockBox(block);
     for (const fx of [0.03, 0.08, 0.5, 0.2, 0.8, 0.35, 0.65, 0.95]) {
-      for (const fy of [0.5, 0.25, 0.75]) pts.push([r.left + r.width * fx, r.top + Math.min(r.height * fy, 40 * fy)]);
+      for (const fy of [0.5, 0.25, 0.75]) pts.push([r.x + r.w * fx, r.y + Math.min(r.h * fy, 40 * fy)]);
     }
     for (const [x, y] of pts) {
-      if (inView(x, y) && ownerId(document.elementFromPoint(x, y)) === block.id) return [x, y];
+      if (S.inViewport(x, y) && S.ownerBlockId(document.elementFromPoint(x, y)) === block.id) return [x, y];
     }
     return null;
   }
@@ -47,11 +36,10 @@
   }
 
   function describe (ws, block) {
-    const r = block.pathObject.svgPath.getBoundingClientRect();
     const out = {
       id: block.id,
       opcode: block.type,
-      x: r.left, y: r.top, w: r.width, h: r.height,
+      ...S.blockBox(block),
       grab: grabPoint(block),
       previous: connPoint(ws, block.previousConnection),
       next: connPoint(ws, block.nextConnection),
@@ -79,10 +67,10 @@
         shadow: null};
       if (child && child.isShadow()) {
         const f = editableField(child);
-        const sr = child.pathObject.svgPath.getBoundingClientRect();
+        const sr = S.blockBox(child);
         item.shadow = {id: child.id, opcode: child.type, field: f ? f.name : null,
           text: f ? f.getText() : '', value: f ? f.getValue() : null,
-          center: [sr.left + sr.width / 2, sr.top + sr.height / 2]};
+          center: [sr.x + sr.w / 2, sr.y + sr.h / 2]};
       }
       out.inputs.push(item);
     }
