@@ -1,5 +1,8 @@
 """``scratch-gym single-drag``: the Single-Step Drag benchmark (Pass@k, component accuracies,
-spatial errors) and the feasible-region tool (``--recompute-regions``)."""
+spatial errors) and the feasible-region tool (``--recompute-regions``).
+
+``--agent`` is a shortcut of ``scratch-gym eval --suite single-drag``: the same runner, results
+file, resume and report table, for several agents and settings in one table."""
 
 from __future__ import annotations
 
@@ -46,6 +49,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="coarse levels: probe every step*2**levels px first, refine the boundary (0: none)",
     )
     parser.add_argument("--workers", type=int, default=2, help="editor pages in parallel")
+    parser.add_argument(
+        "--results", default="runs/single-drag.jsonl", help="results JSONL file (with --agent)"
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="continue a results file, skipping done episodes"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object last")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     parser.set_defaults(handler=run)
@@ -66,30 +75,39 @@ def run(args: argparse.Namespace) -> int:
             f"single-drag: tasks without regions: {', '.join(missing)}; "
             "run with --recompute-regions first"
         )
-    from scratch_gym.agents.factory import make_agent
-    from scratch_gym.single_drag.benchmark import run_agent
-    from scratch_gym.single_drag.env import SingleDragEnv
-    from scratch_gym.single_drag.metrics import TABLE_HEADERS, table_row
+    return _evaluate(args)
 
-    settings = args.setting or ["baseline"]
-    env = SingleDragEnv(tasks=[t.id for t in tasks])
-    rows, results = [], []
-    try:
-        for name in args.agent:
-            for setting in settings:
-                kwargs = {"seed": args.seed} if name == "random" else {}
-                agent = make_agent(name, "single_drag", **kwargs)
-                _, summary = run_agent(
-                    env, agent, tasks, setting, args.runs, not args.quiet, args.seed
+
+def _evaluate(args: argparse.Namespace) -> int:
+    """Each agent in each setting through the runner (as ``eval --suite single-drag`` runs it),
+    into one results file; one table, one JSON summary."""
+    from scratch_gym.runner import AgentSpec, ResumeError, evaluate
+    from scratch_gym.runner.reports import report_tables, summary_json
+    from scratch_gym.suites import make_suite
+
+    records: list[dict] = []
+    for name in args.agent:
+        for setting in args.setting or ["baseline"]:
+            spec = AgentSpec(name, "single_drag", {"seed": args.seed} if name == "random" else {})
+            try:
+                records += evaluate(
+                    spec,
+                    task_ids=args.tasks or None,
+                    runs=args.runs,
+                    workers=args.workers,
+                    results=args.results,
+                    resume=args.resume,
+                    seed=args.seed,
+                    progress=not args.quiet,
+                    suite=make_suite("single-drag", setting=setting),
                 )
-                rows.append(table_row(name, setting, summary))
-                results.append({"agent": name, "setting": setting, **summary})
-    finally:
-        env.close()
-    print(table(TABLE_HEADERS, rows))
+            except (ResumeError, ValueError) as exc:
+                print(f"error: {exc}")
+                return 2
+    print(report_tables(records))
     if args.json:
-        payload = dict(results[0])
-        payload["rows"] = results
+        payload = summary_json(records, "single-drag")
+        payload["results"] = args.results
         print_json_last(payload)
     return 0
 

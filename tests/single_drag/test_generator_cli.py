@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 from scratch_gym.agents.single_drag import DragOracleAgent
-from scratch_gym.cli import single_drag as cli
 from scratch_gym.single_drag.env import SingleDragEnv
 from scratch_gym.single_drag.generator import TaskGenerator
 
@@ -31,28 +30,33 @@ def test_generated_episodes_run_with_geometry_regions():
         env.close()
 
 
-def test_cli_prints_the_table_and_json(capsys):
-    import argparse
+def test_cli_prints_the_table_and_json(capsys, tmp_path):
+    """``single-drag --agent`` is a shortcut of ``eval --suite single-drag``: the same runner
+    (results file, resume), the paper's table with a row per agent and setting, the common JSON."""
+    from scratch_gym.cli import main
 
-    parser = argparse.ArgumentParser()
-    cli.register(parser.add_subparsers())
-    args = parser.parse_args(
-        [
-            "single-drag",
-            "--agent",
-            "oracle",
-            "--tasks",
-            "dc-01",
-            "si-01",
-            "--runs",
-            "1",
-            "--json",
-            "--quiet",
-        ]  # fmt: skip
-    )
-    assert args.handler(args) == 0
+    results = tmp_path / "sd.jsonl"
+    argv = ["single-drag", "--agent", "oracle", "--setting", "baseline", "--setting", "gt_start",
+            "--tasks", "dc-01", "si-01", "--runs", "1", "--workers", "1",
+            "--results", str(results), "--quiet", "--json"]  # fmt: skip
+    assert main(argv) == 0
     out = capsys.readouterr().out.strip().splitlines()
-    assert out[0].split()[:4] == ["Agent", "Setting", "Pass@1", "Pass@2"]
+    assert out[1].split()[:4] == ["Agent", "Setting", "Pass@1", "Pass@2"]
+    assert [line.split()[:3] for line in out[3:5]] == [
+        ["oracle", "baseline", "100.0"],
+        ["oracle", "gt_start", "100.0"],
+    ]
     payload = json.loads(out[-1])
-    assert payload["pass@1"] == 1.0 and payload["tasks"] == 2
-    assert {"start_acc", "end_acc"} <= set(payload)
+    assert payload["suite"] == "single-drag" and payload["episodes"] == 4
+    assert payload["agent"] == "oracle" and payload["success_rate"] == 1.0
+    assert payload["pass@1"] == 1.0 and {"start_acc", "end_acc"} <= set(payload)
+    records = [json.loads(line) for line in results.read_text().splitlines()]
+    assert {(r["setting"], r["success"]) for r in records} == {
+        ("baseline", True),
+        ("gt_start", True),
+    }
+    # again: the results file already holds these episodes; --resume runs none of them again
+    assert main(argv) == 2
+    assert "already holds" in capsys.readouterr().out
+    assert main([*argv, "--resume"]) == 0
+    assert len(results.read_text().splitlines()) == 4

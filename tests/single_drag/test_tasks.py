@@ -9,8 +9,10 @@ from collections import Counter
 import pytest
 
 from scratch_gym.agents.single_drag import DragOracleAgent
-from scratch_gym.single_drag.benchmark import run_agent
+from scratch_gym.runner.episode import run_episode
+from scratch_gym.single_drag.metrics import RunRecord, table_summary
 from scratch_gym.single_drag.task import load_tasks, read_task, save_regions, task_dir
+from scratch_gym.suites.single_drag import SingleDragSuite
 
 
 def test_task_set_covers_both_kinds_views_and_sources():
@@ -31,7 +33,13 @@ def test_oracle_succeeds_on_stored_tasks(drag_env):
     ``scratch-gym eval --suite single-drag --agent oracle --workers 2``."""
     tasks = load_tasks()
     tasks = tasks if os.environ.get("SCRATCH_GYM_FULL") == "1" else tasks[::4]
-    records, summary = run_agent(drag_env, DragOracleAgent(), tasks, runs=1, progress=False)
+    drag_env.setting = "baseline"
+    judge = SingleDragSuite("baseline").judge
+    records = [
+        RunRecord.from_outcome(t.id, 0, run_episode(drag_env, DragOracleAgent(), t, judge=judge))
+        for t in tasks
+    ]
+    summary = table_summary(records)
     failed = [r.task_id for r in records if not r.success]
     assert not failed, f"oracle failed on {failed}"
     assert summary["pass@1"] == 1.0 and summary["start_acc"] == 1.0
