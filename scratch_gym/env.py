@@ -243,15 +243,9 @@ class ScratchEnv(PageEnv):
         else:
             project = self._resolve_project(self.default_project)
         t0 = time.perf_counter()
+        self.page.defer_flyout(self.actions.defers_flyout)
+        self.start_episode(lambda page: self._load(page, project))
         page = self.page
-        page.defer_flyout(self.actions.defers_flyout)
-        page.refresh_if_grown()
-        page.refresh_if_settings_changed()
-        try:
-            self._load(page, project)
-        except PageDeadError:
-            page.recover()
-            self._load(page, project)
         self._steps = 0
         self._episode_max_steps = self._step_budget(task)
         if instruction is None:
@@ -294,7 +288,10 @@ class ScratchEnv(PageEnv):
                     self.text.last_action_error = str(exc)
                     action_info = {"executed_action": None, "clipped": []}
                 except PageDeadError as exc:
-                    return self._dead_step(exc, t0)
+                    self.text.last_action_error = (
+                        f"the editor page died ({exc}); call reset() to recover"
+                    )
+                    return self.dead_page_step(exc, t0, self.observations.blank(self.text))
                 self.text.last_action_result = str(action_info.get("action_result", ""))
         truncated = not terminated and self._steps >= self._episode_max_steps
         reward = 0.0
@@ -406,16 +403,3 @@ class ScratchEnv(PageEnv):
             "blocked_requests": len(page.requests.blocked),
             "page_refreshes": page.refreshes,
         }
-
-    def _dead_step(
-        self, exc: Exception, t0: float
-    ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """The page died mid-episode: report it, truncate, and let the next reset() recover."""
-        self.text.last_action_error = f"the editor page died ({exc}); call reset() to recover"
-        obs = self.observations.blank(self.text)
-        info = {
-            "last_action_error": self.text.last_action_error,
-            "infrastructure_error": str(exc),
-            "step_time_ms": (time.perf_counter() - t0) * 1000,
-        }
-        return obs, 0.0, False, True, info

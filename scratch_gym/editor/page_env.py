@@ -1,14 +1,27 @@
-"""The part every environment shares: it owns one editor page, opened on first use."""
+"""The part every environment shares: one editor page, opened on first use, and its life cycle.
+
+Every page-backed environment starts an episode the same way (:meth:`PageEnv.start_episode`:
+the memory guard and the settings check may replace the page; a page that died is recovered and
+the set-up runs again) and reports a page that dies during a step the same way
+(:meth:`PageEnv.dead_page_step`: the episode is truncated, ``info["infrastructure_error"]`` says
+why, and the next ``reset()`` recovers).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
 
 from scratch_gym.editor.browser import BrowserSession
-from scratch_gym.editor.page import EditorPage
+from scratch_gym.editor.page import EditorPage, PageDeadError
 from scratch_gym.editor.privileged import Privileged
+
+T = TypeVar("T")
 
 
 class PageEnv(gym.Env):
@@ -27,6 +40,42 @@ class PageEnv(gym.Env):
         elif not self._page.is_alive():
             self._page.recover()
         return self._page
+
+    @property
+    def episode_page(self) -> EditorPage:
+        """The page an episode runs on, for use during a step: a page that died is not replaced
+        here, since the episode's editor state went with it (PageDeadError; reset() recovers)."""
+        if self._page is None or not self._page.is_alive():
+            raise PageDeadError("the editor page is gone")
+        return self._page
+
+    def start_episode(self, set_up: Callable[[EditorPage], T]) -> T:
+        """Run an episode's set-up (``set_up(page)``) on a page fit for it: the page is replaced
+        first when its heap grew past the memory guard's limit or an agent changed the editor's
+        settings; if the page dies during the set-up, it is recovered and the set-up runs again."""
+        page = self.page
+        page.refresh_if_grown()
+        page.refresh_if_settings_changed()
+        try:
+            return set_up(page)
+        except PageDeadError:
+            page.recover()
+            return set_up(page)
+
+    def dead_page_step(
+        self, exc: Exception, started: float, observation: Any = None
+    ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The step's return when the page died during it: ``observation`` (default: the
+        observation space's blank), reward 0, truncated, and ``info`` that names the failure."""
+        error = f"the editor page died ({exc}); call reset() to recover"
+        info = {
+            "last_action_error": error,
+            "infrastructure_error": str(exc),
+            "step_time_ms": (time.perf_counter() - started) * 1000,
+        }
+        if observation is None:
+            observation = blank(self.observation_space)
+        return observation, 0.0, False, True, info
 
     def privileged(self) -> Privileged:
         """The channel for privileged agents (oracles): read-only access to this env's editor page
@@ -47,3 +96,16 @@ class PageEnv(gym.Env):
         if self._page is not None:
             self._page.close()
             self._page = None
+
+
+def blank(space: spaces.Space) -> Any:
+    """An empty observation of ``space``: zeros, empty text, the same for each part of a Dict."""
+    if isinstance(space, spaces.Dict):
+        return {key: blank(sub) for key, sub in space.spaces.items()}
+    if isinstance(space, spaces.Text):
+        return ""
+    if isinstance(space, spaces.Discrete):
+        return int(space.start)
+    if isinstance(space, (spaces.Box, spaces.MultiDiscrete, spaces.MultiBinary)):
+        return np.zeros(space.shape, dtype=space.dtype)
+    raise TypeError(f"no blank observation for {space}")

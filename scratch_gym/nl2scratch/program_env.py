@@ -13,7 +13,7 @@ from typing import Any
 from gymnasium import spaces
 
 from scratch_gym.editor.browser import BrowserSession
-from scratch_gym.editor.page import BridgeError, EditorPage
+from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.nl2scratch.protocols import PROTOCOLS, get_protocol
 from scratch_gym.program import ScratchblocksError, parse_scripts, render_scripts
@@ -132,10 +132,13 @@ class ProgramEnv(PageEnv):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
-        self.episode = self._episode(dict(options or {}))
-        page = self.page
-        page.load_project(self.episode.project)
-        page.settle()
+        episode = self.episode = self._episode(dict(options or {}))
+
+        def set_up(page: EditorPage) -> None:
+            page.load_project(episode.project)
+            page.settle()
+
+        self.start_episode(set_up)
         self._attempts_left = self.attempts
         self._last_error = ""
         info = {
@@ -153,13 +156,18 @@ class ProgramEnv(PageEnv):
         try:
             program = self._program_text(action)
             loaded = self._load(program)
+        except PageDeadError as exc:
+            return self.dead_page_step(exc, t0)
         except (ScratchblocksError, ValueError) as exc:
             self._last_error = str(exc)
             info.update(last_error=self._last_error, parsed=False)
             info["step_time_ms"] = (time.perf_counter() - t0) * 1000
             return self._obs(), 0.0, False, self._attempts_left <= 0, info
         self._last_error = ""
-        info.update(self._score(program, loaded))
+        try:
+            info.update(self._score(program, loaded))
+        except PageDeadError as exc:
+            return self.dead_page_step(exc, t0)
         info.update(parsed=True, last_error="", step_time_ms=(time.perf_counter() - t0) * 1000)
         return self._obs(), float(info["score"]), True, False, info
 

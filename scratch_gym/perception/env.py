@@ -104,7 +104,9 @@ class PerceptionEnv(PageEnv):
             if scene is None:
                 scene = int(self.np_random.integers(self.screens))
             pick = options.pop("question", None)
-            rendered = scene_questions(self.page, self.benchmark_seed, int(scene))
+            rendered = self.start_episode(
+                lambda page: scene_questions(page, self.benchmark_seed, int(scene))
+            )
             if not rendered.questions:
                 raise RuntimeError(f"scene {scene} has no question")
             if pick is None:

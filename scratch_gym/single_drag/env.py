@@ -13,7 +13,7 @@ from gymnasium import spaces
 from scratch_gym.actions.errors import ActionError
 from scratch_gym.actions.primitive import PrimitiveAction, parse_primitive_action
 from scratch_gym.editor.browser import BrowserSession
-from scratch_gym.editor.page import VIEWPORT, EditorPage
+from scratch_gym.editor.page import VIEWPORT, EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.observations.pixels import screen_space
 from scratch_gym.single_drag import editor_drag, tokens
@@ -166,13 +166,16 @@ class SingleDragEnv(PageEnv):
         if options:
             raise ValueError(f"unknown reset options {sorted(options)}; allowed: task, setting")
         t0 = time.perf_counter()
-        page = self.page
-        page.refresh_if_grown()
-        task = self._pick(choice)
-        project = task.build_project()
-        view = editor_drag.prepare(page, task, project)
-        if task.regions is None:
-            task.regions = geometric_regions(page, task)
+
+        def set_up(page: EditorPage) -> tuple[Task, dict[str, Any], Any]:
+            task = self._pick(choice)
+            project = task.build_project()
+            view = editor_drag.prepare(page, task, project)
+            if task.regions is None:
+                task.regions = geometric_regions(page, task)
+            return task, project, view
+
+        task, project, view = self.start_episode(set_up)
         self.task, self._project, self._episode_setting = task, project, setting
         self._done = False
         obs = self._observe()
@@ -184,7 +187,7 @@ class SingleDragEnv(PageEnv):
         if self.task is None or self._done:
             raise RuntimeError("call reset() before step(): every episode is one drag")
         t0 = time.perf_counter()
-        task, page = self.task, self.page
+        task = self.task
         assert task.regions is not None
         self._done = True
         try:
@@ -195,8 +198,12 @@ class SingleDragEnv(PageEnv):
                     "step_time_ms": (time.perf_counter() - t0) * 1000}  # fmt: skip
             return self._observe(), 0.0, True, False, info
         assert parsed.start is not None and parsed.end is not None
-        editor_drag.perform(page, parsed.start, parsed.end)
-        result = editor_drag.outcome(page, task)
+        try:
+            page = self.episode_page
+            editor_drag.perform(page, parsed.start, parsed.end)
+            result = editor_drag.outcome(page, task)
+        except PageDeadError as exc:
+            return self.dead_page_step(exc, t0)
         start_err = task.regions.start.distance(parsed.start)
         end_err = task.regions.end_distance(parsed.start, parsed.end)
         reward = 1.0 if result.success else 0.0

@@ -112,3 +112,53 @@ def test_close_is_idempotent_and_leaves_no_chromium():
                 assert marker not in (proc / "cmdline").read_bytes()
             except OSError:
                 pass
+
+
+def test_single_drag_env_reports_a_dead_page_and_recovers_at_reset():
+    """The single-drag env shares ScratchEnv's page life cycle (PageEnv): a page that dies during
+    a step truncates the episode with ``infrastructure_error``; reset() recovers."""
+    session = BrowserSession()  # private: killing it must not disturb other tests
+    env = gym.make("ScratchWorld-SingleDrag-v0", browser=session)
+    drag = {"start": [600, 300], "end": [650, 350]}
+    try:
+        env.reset(options={"task": "dc-01"})
+        for pid in _renderer_pids(session):
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(0.5)
+        obs, reward, terminated, truncated, info = env.step(drag)
+        assert truncated and not terminated and reward == 0.0
+        assert info["infrastructure_error"] and "reset()" in info["last_action_error"]
+        assert env.observation_space.contains(obs)
+        env.reset(options={"task": "dc-01"})
+        _, _, terminated, truncated, info = env.step(drag)
+        assert terminated and "infrastructure_error" not in info, info
+    finally:
+        env.close()
+
+
+def test_program_env_scores_on_a_fresh_page_when_its_page_died():
+    """A program episode's editor state is the program itself: when the page died, the step
+    loads the program into a fresh page and scores it as usual."""
+    session = BrowserSession()  # private: killing it must not disturb other tests
+    env = gym.make("ScratchWorld-Program-v0", browser=session)
+    try:
+        env.reset(options={"task": "say-hello"})
+        for pid in _renderer_pids(session):
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(0.5)
+        _, _, terminated, truncated, info = env.step("when @greenFlag clicked\nsay [Hello!]")
+        assert terminated and not truncated and info["parsed"], info
+        assert [t["passed"] for t in info["tests"]][:1] == [True]
+    finally:
+        env.close()
+
+
+def test_blank_observations_fit_their_spaces():
+    from scratch_gym.editor.page_env import blank
+
+    for env_id in ("ScratchWorld-SingleDragPixels-v0", "ScratchWorld-Program-v0"):
+        env = gym.make(env_id)  # spaces only: no page is opened before reset()
+        try:
+            assert env.observation_space.contains(blank(env.observation_space)), env_id
+        finally:
+            env.close()
