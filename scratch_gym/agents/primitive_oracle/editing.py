@@ -260,14 +260,17 @@ class ScriptEditor:
             ws = self.view.workspace()
             geo = _geometry(ws, block_id)
             grab = geo["grab"]
-            if grab is not None and g.in_area(ws["area"], grab, 5):
-                end = (grab[0] + shift[0], grab[1] + shift[1])
-                if end[0] < ws["area"]["x"]:  # a drop over the palette would delete it
-                    raise OracleError(f"block {block_id} and where it goes are not both in view")
+            if grab is None:
+                yield from self._scroll_to(ws, (geo["x"] + 20, geo["y"] + 10))
+                continue
+            end = (grab[0] + shift[0], grab[1] + shift[1])
+            if g.in_area(ws["area"], grab, 5) and g.in_area(ws["area"], end, 5):
                 yield g.drag(grab, end)
                 return
-            yield from self._scroll_to(ws, (geo["x"] + 20, geo["y"] + 10))
-        raise OracleError(f"block {block_id} cannot be grabbed")
+            # a drop outside the code area is lost (over the palette it deletes the block):
+            # scroll both ends into view, centred between them
+            yield from self._scroll_to(ws, ((grab[0] + end[0]) / 2, (grab[1] + end[1]) / 2))
+        raise OracleError(f"block {block_id} and where it goes are not both in view")
 
     def _trash(self, block_id: str) -> Iterator[Action]:
         """Drag a block (with everything under it) onto the palette, which deletes it."""
