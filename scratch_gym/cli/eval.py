@@ -53,6 +53,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--scratchworld", default=None, metavar="PATH", help="a ScratchWorld checkout")
     p.add_argument(
+        "--time",
+        default=None,
+        choices=["virtual", "real"],
+        help="scratchworld: run its evaluation scripts in virtual time (default: waits cost no "
+        "wall time) or in real time, as the original service does",
+    )
+    p.add_argument(
         "--setting",
         default=None,
         choices=["baseline", "gt_start", "knowledge"],
@@ -141,6 +148,7 @@ def agent_kwargs(args: argparse.Namespace) -> dict:
 # the command-line flag of each suite option
 SUITE_FLAGS = {
     "scratchworld": "--scratchworld",
+    "time": "--time",
     "setting": "--setting",
     "regions": "--regions",
     "seed": "--perception-seed",
@@ -162,6 +170,7 @@ def suite_from_args(args: argparse.Namespace) -> Suite:
             raise ValueError(str(exc)) from exc
     options = {
         "scratchworld": args.scratchworld,
+        "time": args.time,
         "setting": args.setting,
         "regions": args.regions,
         "seed": args.perception_seed,

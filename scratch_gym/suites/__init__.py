@@ -28,7 +28,7 @@ from scratch_gym.suites.tasks import TaskSuite
 # each suite's class and the options it takes
 SUITE_CLASSES: dict[str, tuple[type[Suite], tuple[str, ...]]] = {
     "tasks": (TaskSuite, ()),
-    "scratchworld": (TaskSuite, ("scratchworld",)),
+    "scratchworld": (TaskSuite, ("scratchworld", "time")),
     "single-drag": (SingleDragSuite, ("setting", "scratchworld", "regions")),
     "perception": (PerceptionSuite, ("seed", "screens")),
     "nl2scratch": (ProgramSuite, ("references",)),
@@ -39,7 +39,8 @@ SUITES = tuple(SUITE_CLASSES)
 def make_suite(
     name: str = "tasks", *, labels: Mapping[str, str] | None = None, **options: Any
 ) -> Suite:
-    """A suite by name: ``tasks``; ``scratchworld`` (scratchworld=PATH); ``single-drag``
+    """A suite by name: ``tasks``; ``scratchworld`` (scratchworld=PATH; time=virtual|real, how its
+    scripts run); ``single-drag``
     (setting; scratchworld=PATH for a checkout's single-drag tasks, regions=editor|model); ``perception`` (seed,
     screens); ``nl2scratch`` (references). Options that do not apply to the suite are an error that names them (as ``labels`` spells them, e.g. the
     command line's flags)."""

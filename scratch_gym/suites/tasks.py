@@ -22,9 +22,12 @@ class TaskSuite(Suite):
     that ScratchWorld checkout paired with its ``*_golden.sb3`` projects."""
 
     scratchworld: str | None = None
+    time: str | None = None  # ScratchWorld's scripts in "virtual" (default) or "real" time
     modes = ("primitive", "composite")
 
     def __post_init__(self) -> None:
+        if self.time is not None and self.time not in ("virtual", "real"):
+            raise ValueError(f"time must be 'virtual' or 'real', not {self.time!r}")
         if self.scratchworld:
             resolved = str(Path(self.scratchworld).expanduser().resolve())
             object.__setattr__(self, "scratchworld", resolved)
@@ -45,11 +48,14 @@ class TaskSuite(Suite):
         if self.scratchworld:
             from scratch_gym.tasks.scratchworld_golden import scratchworld_tasks
 
+            time = self.time or "virtual"
             if task_ids:
-                return scratchworld_tasks(self.scratchworld, names=list(task_ids))
+                return scratchworld_tasks(self.scratchworld, names=list(task_ids), time=time)
             if not categories:
-                return scratchworld_tasks(self.scratchworld)
-            return [t for c in categories for t in scratchworld_tasks(self.scratchworld, c)]
+                return scratchworld_tasks(self.scratchworld, time=time)
+            return [
+                t for c in categories for t in scratchworld_tasks(self.scratchworld, c, time=time)
+            ]
         if task_ids:
             return [load_task(t) for t in task_ids]
         if not categories:
@@ -60,7 +66,9 @@ class TaskSuite(Suite):
         if self.scratchworld:
             from scratch_gym.tasks.scratchworld_golden import scratchworld_tasks
 
-            return scratchworld_tasks(self.scratchworld, names=[task_id])[0]
+            return scratchworld_tasks(
+                self.scratchworld, names=[task_id], time=self.time or "virtual"
+            )[0]
         from scratch_gym.tasks import load_task
 
         return load_task(task_id)

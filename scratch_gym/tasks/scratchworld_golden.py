@@ -45,10 +45,14 @@ def with_golden(task: Task, stems: dict[str, Path]) -> Task:
 
 
 def scratchworld_tasks(
-    root: str | Path, category: str | None = None, names: list[str] | None = None
+    root: str | Path,
+    category: str | None = None,
+    names: list[str] | None = None,
+    time: str = "virtual",
 ) -> list[Task]:
-    """The checkout's tasks (all, one category's, or those named), paired with their goldens."""
-    checkout = ScratchWorldCheckout(root)
+    """The checkout's tasks (all, one category's, or those named), paired with their goldens;
+    ``time``: their scripts run in virtual (default) or real time."""
+    checkout = ScratchWorldCheckout(root, time=time)
     stems = golden_stems(checkout.root)
     if names:
         return [with_golden(checkout.load(n), stems) for n in names]

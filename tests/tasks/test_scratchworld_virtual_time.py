@@ -144,6 +144,17 @@ def test_real_time_stays_available_and_modes_are_checked(tmp_path):
     )
     with pytest.raises(ValueError, match="time must be one of virtual, real"):
         ScratchWorldCheckout(tmp_path, time="fast")
+    # the runner's suite: `scratch-gym eval --suite scratchworld --scratchworld PATH --time real`
+    from scratch_gym.suites import make_suite
+
+    flags = {"time": "--time", "scratchworld": "--scratchworld"}
+    real = make_suite("scratchworld", labels=flags, scratchworld=str(tmp_path), time="real")
+    assert [t.external.time for t in real.select()] == ["real"]
+    assert real.load("wait_and_glide").external.time == "real"
+    default = make_suite("scratchworld", scratchworld=str(tmp_path))
+    assert [t.external.time for t in default.select()] == ["virtual"]
+    with pytest.raises(ValueError, match="option --time does not apply to the tasks suite"):
+        make_suite("tasks", labels=flags, time="real")
 
 
 def test_a_script_that_never_returns_is_stopped_and_the_editor_is_kept(page, tmp_path):
