@@ -199,8 +199,7 @@ class ScratchEnv(PageEnv):
                 "max_elements": ("max_elements", max_elements),
             },
         )
-        if hasattr(self.actions, "element_source") and hasattr(self.observations, "last_elements"):
-            self.actions.element_source = lambda: self.observations.last_elements
+        self.actions.use_elements(self.observations.shown_elements)
         self.action_space = self.actions.space
         self.observation_space = self.observations.space
         # A step waits for what the observation shows (a painted frame for pixels) and for what
@@ -392,8 +391,9 @@ class ScratchEnv(PageEnv):
     def _info(self, page: EditorPage) -> dict[str, Any]:
         summary = page.summary()
         extra = {}
-        if hasattr(self.observations, "elements_info"):
-            extra["elements"] = self.observations.elements_info()
+        shown = self.observations.shown_elements()
+        if shown is not None:
+            extra["elements"] = [e.to_dict() for e in shown]
         return extra | {
             "last_action_error": self.text.last_action_error,
             "blocks": summary["blocks"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from gymnasium import spaces
@@ -34,4 +35,9 @@ class ActionModel(Protocol):
 
     def runs_scripts(self, parsed: Any) -> bool:
         """True when the action may start scripts, so the VM's frame loop must run during it."""
+        ...
+
+    def use_elements(self, source: Callable[[], Sequence[Any] | None]) -> None:
+        """Where an action's element index is looked up: ``source()`` is the element list of the
+        latest observation. A model without element actions ignores it."""
         ...

@@ -90,6 +90,9 @@ class CompositeActionModel:
             self._check_opcode(action.args["opcode"])
         return action
 
+    def use_elements(self, source: Any) -> None:
+        """Composite actions name blocks by number, not screen elements: nothing to look up."""
+
     def ends_episode(self, parsed: CompositeAction) -> bool:
         return APIS[parsed.api].ends_episode
 

@@ -68,3 +68,6 @@ class DragBoxActionModel:
 
     def ends_episode(self, parsed: PrimitiveAction) -> bool:
         return False
+
+    def use_elements(self, source: Any) -> None:
+        """Drags name points, not elements: nothing to look up."""

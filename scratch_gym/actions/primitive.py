@@ -112,7 +112,7 @@ class PrimitiveAction:
 
 
 def parse_primitive_action(
-    action: Any, elements: Callable[[], Sequence[Any]] | None = None
+    action: Any, elements: Callable[[], Sequence[Any] | None] | None = None
 ) -> PrimitiveAction:
     """Validate an agent's action (dict of the action space, names accepted for the type).
 
@@ -148,7 +148,7 @@ def parse_primitive_action(
 
 
 def _with_element_points(
-    action: Mapping[str, Any], elements: Callable[[], Sequence[Any]] | None
+    action: Mapping[str, Any], elements: Callable[[], Sequence[Any] | None] | None
 ) -> Mapping[str, Any]:
     """``action`` with ``element``/``end_element`` replaced by their elements' click points."""
     out = dict(action)
@@ -158,13 +158,14 @@ def _with_element_points(
             index = index.item()
         if index is None or (isinstance(index, (int, np.integer)) and int(index) == -1):
             continue
-        if elements is None:
+        listed = elements() if elements is not None else None
+        if listed is None:
             raise ActionError(
                 f"'{field_name}' needs an observation with an element list; use '{point_name}'"
             )
         from scratch_gym.observations.elements import resolve_element
 
-        out[point_name] = list(resolve_element(elements(), index))
+        out[point_name] = list(resolve_element(listed, index))
     return out
 
 
@@ -312,8 +313,8 @@ def actions_markdown() -> str:
 class PrimitiveActionModel:
     """The LLM-facing primitive action model (``Dict`` action space).
 
-    ``element_source``, when the environment sets it, returns the element list of the latest
-    observation, which ``element`` / ``end_element`` indices refer to.
+    ``element`` / ``end_element`` indices refer to the element list of the latest observation
+    (``use_elements``).
     """
 
     settle_frames = 2
@@ -321,7 +322,10 @@ class PrimitiveActionModel:
 
     def __init__(self) -> None:
         self.space = primitive_action_space()
-        self.element_source: Callable[[], Sequence[Any]] | None = None
+        self.element_source: Callable[[], Sequence[Any] | None] | None = None
+
+    def use_elements(self, source: Callable[[], Sequence[Any] | None]) -> None:
+        self.element_source = source
 
     def parse(self, raw: Any) -> PrimitiveAction:
         return parse_primitive_action(raw, self.element_source)

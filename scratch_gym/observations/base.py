@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -29,4 +30,9 @@ class ObservationModel(Protocol):
 
     def blank(self, text: EpisodeText) -> Any:
         """An observation for when the page cannot be read (it died)."""
+        ...
+
+    def shown_elements(self) -> Sequence[Any] | None:
+        """The elements the last observation listed (what an action's element index refers to,
+        and ``info["elements"]``), or None for a model that lists none."""
         ...

@@ -256,8 +256,8 @@ class ScreenElementsObservation(ScreenObservation):
         self.reader.reset()
         return {**super().blank(text), "elements": ""}
 
-    def elements_info(self) -> list[dict[str, Any]]:
-        return [e.to_dict() for e in self.last_elements]
+    def shown_elements(self) -> list[Element]:
+        return self.last_elements
 
 
 def _opcodes() -> tuple[str, ...]:
@@ -339,5 +339,5 @@ class ElementArrayObservation:
             out["mask"][i] = 1
         return out
 
-    def elements_info(self) -> list[dict[str, Any]]:
-        return [e.to_dict() for e in self.last_elements]
+    def shown_elements(self) -> list[Element]:
+        return self.last_elements

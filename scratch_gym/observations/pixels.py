@@ -38,6 +38,9 @@ class ScreenObservation:
             "last_action_error": text.last_action_error,
         }
 
+    def shown_elements(self) -> list[Any] | None:
+        return None  # lists no elements
+
     def blank(self, text: EpisodeText) -> dict[str, Any]:
         """The observation when the page cannot be seen (it died): a black screen and the text."""
         return {
@@ -66,3 +69,6 @@ class PixelObservation:
 
     def blank(self, text: EpisodeText) -> np.ndarray:
         return np.zeros(self.space.shape, np.uint8)
+
+    def shown_elements(self) -> list[Any] | None:
+        return None  # lists no elements

@@ -66,6 +66,9 @@ class PseudocodeObservation:
             "last_action_error": text.last_action_error,
         }
 
+    def shown_elements(self) -> list[Any] | None:
+        return None  # lists no elements
+
     def blank(self, text: EpisodeText) -> dict[str, str]:
         out = dict.fromkeys(TEXT_KEYS, "")
         out["instruction"] = text.instruction

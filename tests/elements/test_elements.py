@@ -154,7 +154,7 @@ def test_observation_models_match_their_spaces(fresh_editor):
     obs = screen.observe(page, EpisodeText(instruction="hi"))
     assert screen.space.contains(obs)
     assert obs["elements"].splitlines()[0].startswith("0 ")
-    assert len(screen.elements_info()) == len(obs["elements"].splitlines())
+    assert len(screen.shown_elements()) == len(obs["elements"].splitlines())
     assert screen.space.contains(screen.blank(EpisodeText()))
     arrays = ElementArrayObservation(max_elements=16)
     enc = arrays.observe(page, EpisodeText())

@@ -242,3 +242,19 @@ def test_element_list_in_the_observation_and_index_targeting(env):
     _, _, _, _, info = env.step({"action_type": "click", "element": len(rows) + 500})
     assert "is not in this step's element list" in info["last_action_error"]
     assert env.unwrapped.page.project_json() == before
+
+
+def test_an_element_index_without_an_element_list_is_a_clear_error():
+    """The screen-only observation lists no elements: an ``element`` index is reported back to
+    the agent (and the episode goes on); the action model looks elements up where the observation
+    model says they are (``use_elements`` / ``shown_elements``), with no element list here."""
+    from scratch_gym.env import ScratchEnv
+
+    env = ScratchEnv(action="primitive", observation="screen")
+    try:
+        env.reset()
+        _, _, terminated, truncated, info = env.step({"action_type": "click", "element": 0})
+        assert "needs an observation with an element list" in info["last_action_error"]
+        assert not (terminated or truncated) and "elements" not in info
+    finally:
+        env.close()
