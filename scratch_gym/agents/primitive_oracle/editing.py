@@ -173,12 +173,18 @@ class ScriptEditor:
         """The palette block (or prototype argument) to drag a new ``node`` from."""
         op = node.opcode
         if op in ARGUMENTS:
-            for arg in self.view.workspace()["args"]:
-                if arg["opcode"] == op and arg["name"] == node.options.get("argument"):
-                    if arg["grab"] is None:
-                        break
+            # the reporter in its definition's prototype: scrolled into view (and read again, in
+            # case the definition was still being drawn) until it can be grabbed
+            name = node.options.get("argument")
+            for _ in range(g.MAX_SCROLLS):
+                ws = self.view.workspace()
+                arg = next((a for a in ws["args"] if a["opcode"] == op and a["name"] == name), None)
+                if arg is None:
+                    break
+                if arg["grab"] is not None and g.in_area(ws["area"], arg["grab"], 5):
                     return arg
-            raise OracleError(f"no visible argument reporter {node.options.get('argument')!r}")
+                yield from self._scroll_to(ws, (arg["x"] + arg["w"] / 2, arg["y"] + arg["h"] / 2))
+            raise OracleError(f"no visible argument reporter {name!r}")
         if op == "data_variable":
             name = node.options.get("variable")
             label, match = "Variables", lambda b: _field_text(b, "VARIABLE") == name
