@@ -19,7 +19,7 @@ from scratch_gym.actions.base import ActionModel
 from scratch_gym.actions.errors import ActionError
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
-from scratch_gym.editor.page_env import PageEnv
+from scratch_gym.editor.page_env import PageEnv, dead_page_error
 from scratch_gym.observations.base import EpisodeText, ObservationModel
 from scratch_gym.program.projects import empty_project, read_project_file
 from scratch_gym.tasks import TaskEpisode
@@ -287,9 +287,7 @@ class ScratchEnv(PageEnv):
                     self.text.last_action_error = str(exc)
                     action_info = {"executed_action": None, "clipped": []}
                 except PageDeadError as exc:
-                    self.text.last_action_error = (
-                        f"the editor page died ({exc}); call reset() to recover"
-                    )
+                    self.text.last_action_error = dead_page_error(exc)
                     return self.dead_page_step(exc, t0, self.observations.blank(self.text))
                 self.text.last_action_result = str(action_info.get("action_result", ""))
         truncated = not terminated and self._steps >= self._episode_max_steps

@@ -88,9 +88,9 @@ class GoldenOracle(Agent):
         for target in golden:
             if target["name"] not in live:
                 raise Unsupported(f"the golden adds the target {target['name']!r}")
+        stage = next((t for t in live.values() if t.get("isStage")), None)
         for target in golden:
             have = live[target["name"]]
-            stage = next((t for t in live.values() if t.get("isStage")), None)
             missing = missing_data(target, have, stage)
             want = TreeReader(target.get("blocks") or {}, vm=False).scripts()
             now = TreeReader(have.get("blocks") or {}, vm=False).scripts()

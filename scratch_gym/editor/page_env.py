@@ -67,9 +67,8 @@ class PageEnv(gym.Env):
     ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The step's return when the page died during it: ``observation`` (default: the
         observation space's blank), reward 0, truncated, and ``info`` that names the failure."""
-        error = f"the editor page died ({exc}); call reset() to recover"
         info = {
-            "last_action_error": error,
+            "last_action_error": dead_page_error(exc),
             "infrastructure_error": str(exc),
             "step_time_ms": (time.perf_counter() - started) * 1000,
         }
@@ -96,6 +95,11 @@ class PageEnv(gym.Env):
         if self._page is not None:
             self._page.close()
             self._page = None
+
+
+def dead_page_error(exc: Exception) -> str:
+    """What the agent is told when the page died during its step."""
+    return f"the editor page died ({exc}); call reset() to recover"
 
 
 def blank(space: spaces.Space) -> Any:
