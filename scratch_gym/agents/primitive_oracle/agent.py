@@ -163,20 +163,45 @@ class PrimitiveOracleAgent(GoldenOracle):
         yield g.click(g.centre(ok))
 
     def _set_aside(self, block_id: str) -> Iterator[Action]:
-        """Drag a new script that overlaps another onto free canvas."""
+        """Drag a new definition that overlaps other scripts below all of them, where its body
+        can grow without covering them (Make a Block puts it at the top of the view). A drop
+        must stay in the code area: a long way down takes a drag to the bottom of the view and
+        a scroll, repeated."""
         assert self.view is not None
-        ws = self.view.workspace()
-        me = next(b for b in ws["blocks"] if b["id"] == block_id)
-        others = [b for b in ws["blocks"] if b["id"] != block_id and b["parent"] is None]
-        if not any(_overlap(me, b) for b in others) or me["grab"] is None:
-            return
-        rest = {**ws, "blocks": [b for b in ws["blocks"] if b["id"] != block_id]}
-        spot = g.free_spot(rest)
-        if spot is None:
-            return
-        yield g.drag(
-            me["grab"], (me["grab"][0] + spot[0] - me["x"], me["grab"][1] + spot[1] - me["y"])
-        )
+        for _ in range(g.MAX_SCROLLS):
+            ws = self.view.workspace()
+            me = next(b for b in ws["blocks"] if b["id"] == block_id)
+            others = [b for b in ws["blocks"] if _root(ws["blocks"], b) != block_id]
+            if not any(_overlap(me, b) for b in others):
+                return
+            area = ws["area"]
+            if me["grab"] is None or not g.in_area(area, me["grab"], 5):
+                yield g.scroll(_middle(area), me["y"] - area["y"] - 60, 0.0)
+                continue
+            want_x = max(min(b["x"] for b in others), area["x"] + g.EDGE)
+            want_y = max(b["y"] + b["h"] for b in others) + 40
+            lowest = area["y"] + area["h"] - me["h"] - 60  # the lowest drop that stays in view
+            if want_y > lowest and me["y"] > area["y"] + area["h"] / 2:
+                yield g.scroll(_middle(area), me["y"] - area["y"] - 60, 0.0)
+                continue
+            to = (want_x, min(want_y, lowest))
+            yield g.drag(
+                me["grab"], (me["grab"][0] + to[0] - me["x"], me["grab"][1] + to[1] - me["y"])
+            )
+        raise OracleError(f"could not set the new definition {block_id} apart from the scripts")
+
+
+def _root(blocks: list[dict[str, Any]], block: dict[str, Any]) -> str:
+    """The id of the top block of ``block``'s script (its own prototype is in a definition's)."""
+    parent_of = {b["id"]: b["parent"] for b in blocks}
+    at = block["id"]
+    while parent_of.get(at):
+        at = parent_of[at]
+    return at
+
+
+def _middle(area: dict[str, Any]) -> tuple[float, float]:
+    return (area["x"] + area["w"] / 2, area["y"] + area["h"] / 2)
 
 
 def _overlap(a: dict[str, Any], b: dict[str, Any], margin: float = 20.0) -> bool:
