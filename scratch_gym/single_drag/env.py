@@ -7,39 +7,18 @@ import math
 import time
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-
 from scratch_gym.actions.errors import ActionError
-from scratch_gym.actions.primitive import PrimitiveAction, parse_primitive_action
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import VIEWPORT, EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv
-from scratch_gym.observations.pixels import screen_space
-from scratch_gym.single_drag import editor_drag, tokens
+from scratch_gym.single_drag import editor_drag
 from scratch_gym.single_drag.generator import TaskGenerator
 from scratch_gym.single_drag.geometry_regions import geometric_regions
-from scratch_gym.single_drag.instructions import SETTINGS, instruction_for, mark_start
-from scratch_gym.single_drag.rl_spaces import (
-    ACTIONS,
-    OBSERVATIONS,
-    action_space,
-    elements_space,
-    encode_elements,
-    pixels_space,
-    points_of,
-)
-from scratch_gym.single_drag.snapshot import read_elements
+from scratch_gym.single_drag.instructions import SETTINGS, instruction_for
+from scratch_gym.single_drag.models import DragEpisodeText, OneDragAction, observation_model
 from scratch_gym.single_drag.task import Task, load_tasks
-from scratch_gym.spaces import UnicodeText
 
 DIAGONAL = math.hypot(*VIEWPORT)
-
-
-def points_space() -> spaces.Dict:
-    w, h = VIEWPORT
-    point = spaces.Box(np.array([0, 0], np.float32), np.array([w - 1, h - 1], np.float32))
-    return spaces.Dict({"start": point, "end": point})
 
 
 class SingleDragEnv(PageEnv):
@@ -47,7 +26,9 @@ class SingleDragEnv(PageEnv):
 
     ## Description
 
-    The Single-Step Drag benchmark in the real editor. Registered as
+    The Single-Step Drag benchmark in the real editor, put together like every id: an editor
+    page, an action model (the one drag) and an observation model
+    (:mod:`scratch_gym.single_drag.models`). Registered as
     ``ScratchWorld-SingleDrag-v0`` (LLM agents), ``ScratchWorld-SingleDragPixels-v0`` and
     ``ScratchWorld-SingleDragElements-v0`` (RL: the same spaces as the fast path's
     ``ScratchWorld-SingleDragFast-v0``, so a policy trained there runs here unchanged).
@@ -117,33 +98,19 @@ class SingleDragEnv(PageEnv):
         render_mode: str | None = None,
         browser: BrowserSession | None = None,
     ) -> None:
-        if action not in ACTIONS:
-            raise ValueError(f"action must be one of {ACTIONS}, got {action!r}")
-        if observation not in OBSERVATIONS:
-            raise ValueError(f"observation must be one of {OBSERVATIONS}, got {observation!r}")
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self._check_setting(setting)
+        self.actions = OneDragAction(action)
+        self.observations = observation_model(observation, obs_size)
         self.action_mode, self.observation_mode = action, observation
-        if obs_size is not None and observation != "pixels":
-            raise TypeError(
-                f"argument obs_size={obs_size!r} does not apply to the {observation!r} observation "
-                "(a full 1280x720 screenshot); it applies to observation='pixels'"
-            )
-        obs_size = (128, 72) if obs_size is None else obs_size
-        self.obs_size = (int(obs_size[0]), int(obs_size[1]))
+        self.obs_size = getattr(self.observations, "size", (128, 72))
         self.setting = setting
         self.shaped_reward = bool(shaped_reward)
         self.render_mode = render_mode
-        self.action_space = points_space() if action == "points" else action_space(action)
-        if observation == "screen":
-            self.observation_space = spaces.Dict(
-                {"screenshot": screen_space(), "instruction": UnicodeText()}
-            )
-        elif observation == "pixels":
-            self.observation_space = pixels_space(self.obs_size)
-        else:
-            self.observation_space = elements_space()
+        self.action_space = self.actions.space
+        self.observation_space = self.observations.space
+        self.text = DragEpisodeText()
         self.generated = tasks == "generated"
         self.tasks: list[Task] = [] if self.generated else load_tasks(_ids(tasks))
         self._generator: TaskGenerator | None = None
@@ -151,7 +118,6 @@ class SingleDragEnv(PageEnv):
         self._page: EditorPage | None = None
         self.task: Task | None = None
         self._project: dict[str, Any] | None = None
-        self._episode_setting = setting
         self._done = True
 
     # -- Gymnasium API ------------------------------------------------------------------------------
@@ -176,9 +142,14 @@ class SingleDragEnv(PageEnv):
             return task, project, view
 
         task, project, view = self.start_episode(set_up)
-        self.task, self._project, self._episode_setting = task, project, setting
+        self.task, self._project = task, project
         self._done = False
-        obs = self._observe()
+        assert task.regions is not None
+        self.text = DragEpisodeText(
+            instruction=instruction_for(task, setting),
+            mark=task.regions.anchor if setting == "gt_start" else None,
+        )
+        obs = self.observations.observe(self.page, self.text)
         info = {"task_id": task.id, "kind": task.kind, "setting": setting, "view": view}
         info["reset_time_ms"] = (time.perf_counter() - t0) * 1000
         return obs, info
@@ -191,19 +162,19 @@ class SingleDragEnv(PageEnv):
         assert task.regions is not None
         self._done = True
         try:
-            parsed = self._parse(action)
+            parsed = self.actions.parse(action)
         except ActionError as exc:
             info = {"task_id": task.id, "success": False, "start_correct": False,
                     "end_correct": False, "last_action_error": str(exc),
                     "step_time_ms": (time.perf_counter() - t0) * 1000}  # fmt: skip
-            return self._observe(), 0.0, True, False, info
+            return self.observations.observe(self.page, self.text), 0.0, True, False, info
         assert parsed.start is not None and parsed.end is not None
         try:
             page = self.episode_page
-            editor_drag.perform(page, parsed.start, parsed.end)
+            action_info = self.actions.execute(page, parsed)
             result = editor_drag.outcome(page, task)
         except PageDeadError as exc:
-            return self.dead_page_step(exc, t0)
+            return self.dead_page_step(exc, t0, self.observations.blank(self.text))
         start_err = task.regions.start.distance(parsed.start)
         end_err = task.regions.end_distance(parsed.start, parsed.end)
         reward = 1.0 if result.success else 0.0
@@ -217,11 +188,10 @@ class SingleDragEnv(PageEnv):
             "start_error_px": start_err,
             "end_error_px": 0.0 if result.success else end_err,
             "dragged": result.dragged,
-            "executed_action": parsed.to_info(),
-            "clipped": list(parsed.clipped),
+            **action_info,
             "last_action_error": "",
         }
-        obs = self._observe()
+        obs = self.observations.observe(page, self.text)
         info["step_time_ms"] = (time.perf_counter() - t0) * 1000
         return obs, reward, True, False, info
 
@@ -249,30 +219,6 @@ class SingleDragEnv(PageEnv):
                 self._generator = TaskGenerator(int(self.np_random.integers(2**31)))
             return self._generator.sample(self.page)
         return self.tasks[int(self.np_random.integers(len(self.tasks)))]
-
-    def _parse(self, action: Any) -> PrimitiveAction:
-        if self.action_mode != "points":
-            return points_of(self.action_mode, action)
-        if not isinstance(action, dict):
-            raise ActionError(
-                f"the action must be a dict with 'start' and 'end', got {action!r:.80}"
-            )
-        return parse_primitive_action({"action_type": "drag", **action})
-
-    def _observe(self) -> Any:
-        task, page = self.task, self.page
-        assert task is not None and task.regions is not None
-        text = instruction_for(task, self._episode_setting)
-        if self.observation_mode == "elements":
-            tokens_ = tokens.encode(text, tokens.INSTRUCTION_TOKENS)
-            return {"instruction": tokens_, **encode_elements(read_elements(page))}
-        size = None if self.observation_mode == "screen" else self.obs_size
-        shot = page.screenshot(size)
-        if self._episode_setting == "gt_start":
-            shot = mark_start(shot, task.regions.anchor)
-        if self.observation_mode == "pixels":
-            return {"pixels": shot, "instruction": tokens.encode(text, tokens.INSTRUCTION_TOKENS)}
-        return {"screenshot": shot, "instruction": text}
 
 
 def _ids(tasks: list[str] | str | None) -> list[str] | None:
