@@ -17,7 +17,9 @@ from scratch_gym.tasks import load_task
 PRIMITIVE = {"click", "double_click", "drag", "type", "key", "hotkey", "scroll", "done"}
 
 
-@pytest.mark.parametrize("task_id", ["traffic-light", "power", "day-and-night", "fix-countdown"])
+@pytest.mark.parametrize(
+    "task_id", ["traffic-light", "power", "day-and-night", "fix-countdown", "shopping-basket"]
+)
 def test_primitive_oracle_solves_the_task(primitive_env, task_id):
     agent = make_agent("oracle", mode="primitive")
     actions: list[str] = []
@@ -119,3 +121,34 @@ def test_a_c_block_put_inside_a_stack_keeps_the_blocks_below_it_under_it(primiti
     assert not (blocks[made].get("inputs", {}).get("SUBSTACK") or {}).get("block")
     tops = [i for i, b in blocks.items() if not b.get("parent") and not b.get("shadow")]
     assert len(tops) == 1, tops  # one script: nothing was left apart
+
+
+def _play(env, plan):
+    """Step every action of an oracle generator through the env; returns its return value."""
+    try:
+        while True:
+            env.step(next(plan))
+    except StopIteration as stop:
+        return stop.value
+
+
+def test_a_new_definition_is_set_apart_below_the_scripts(primitive_env):
+    """Make a Block puts the new definition at the top of the view, over the scripts there; the
+    oracle drags it below all of them, so its body is built on free canvas."""
+    from scratch_gym.agents.primitive_oracle.agent import PrimitiveOracleAgent, _overlap, _root
+
+    task = load_task("thermostat-limits")
+    primitive_env.reset(options=task.reset_options())
+    agent = make_agent("oracle", mode="primitive")
+    assert isinstance(agent, PrimitiveOracleAgent)
+    agent.bind(primitive_env)
+    agent.reset(task)
+    _, _, want = next(agent._targets_to_edit())
+    _play(primitive_env, agent._define_blocks(want))
+    ws = agent.view.workspace()
+    defines = [b for b in ws["blocks"] if b["opcode"] == "procedures_definition"]
+    others = [b for b in ws["blocks"] if _root(ws["blocks"], b) not in {d["id"] for d in defines}]
+    assert len(defines) == 2 and others
+    for define in defines:
+        assert define["y"] > max(b["y"] + b["h"] for b in others), define
+        assert not any(_overlap(define, b) for b in others)

@@ -21,9 +21,6 @@ from scratch_gym.agents.primitive_oracle.gestures import Action, OracleError, Po
 from scratch_gym.agents.primitive_oracle.view import EditorView
 
 DRAG_TRIES = 3
-RETRY_NUDGE = (
-    4.0  # px lower per retry: a drop level with two near connections can pick the wrong one
-)
 
 
 class ScriptEditor:
@@ -113,13 +110,10 @@ class ScriptEditor:
         or (neither) onto free canvas. Returns the new block's id. A drop that lands elsewhere is
         taken back; the next tries go in two moves (onto free canvas, then into place). A C-block
         dropped inside a stack wraps the blocks below it: that drop is taken back too, and the
-        next try hangs those blocks under the new block on free canvas before moving it in.
-        Each retry aims a few pixels lower: a reporter dropped exactly on an input can snap into
-        the input of the block above instead (seen with ``ask`` right above an ``if``)."""
+        next try hangs those blocks under the new block on free canvas before moving it in."""
         tail_first = False
         for attempt in range(DRAG_TRIES):
             two_moves = (attempt > 0 or tail_first) and (after is not None or parent is not None)
-            nudge = RETRY_NUDGE * attempt
             source = yield from self._source(node)
             if two_moves:
                 target = yield from self._target(None, None, None, source)
@@ -128,7 +122,7 @@ class ScriptEditor:
             before = set(self.view.vm()["blocks"])
             hold = source["previous"] or source["output"] or [source["x"], source["y"]]
             grab = source["grab"]
-            end = (grab[0] + target[0] - hold[0], grab[1] + target[1] - hold[1] + nudge)
+            end = (grab[0] + target[0] - hold[0], grab[1] + target[1] - hold[1])
             yield g.drag(grab, end)
             blocks = self.view.vm()["blocks"]
             made = [
@@ -141,7 +135,7 @@ class ScriptEditor:
                 if tail_first and after is not None:
                     yield from self._hang_tail(made[0], after)
                 point = yield from self._target(after, parent, slot, source)
-                yield from self._move(made[0], (point[0], point[1] + nudge), handle)
+                yield from self._move(made[0], point, handle)
                 blocks = self.view.vm()["blocks"]
             if len(made) == 1 and self._placed(blocks, made[0], after, parent, slot):
                 if not _wrapped(blocks, made[0]):
