@@ -2,14 +2,18 @@
 
 Records stream back to the caller's ``on_record`` in the parent process (which alone writes the
 results file). Workers are started with ``spawn`` (no browser state crosses a fork) and always
-close their environments, so no Chromium outlives a run. A worker that dies mid-episode is
+close their environments, so no Chromium outlives a run, even one whose process was killed (on
+Linux the kernel then tells the workers to stop, see :func:`_die_with_parent`). A worker that dies mid-episode is
 replaced and its episode retried once (see :class:`_Processes`).
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import queue
+import signal
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -44,9 +48,26 @@ def run_jobs(
     _run_processes(list(jobs), env_spec, min(workers, len(jobs)), on_record, worker_factory)
 
 
+def _die_with_parent() -> None:
+    """Stop this worker when the run's process dies, however it died (a SIGKILL runs none of its
+    clean-up): on Linux the kernel sends SIGTERM then (``PR_SET_PDEATHSIG``), and SIGTERM exits
+    through the worker's ``finally``, which closes its browser."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGTERM))
+    parent = mp.parent_process()
+    if parent is not None and os.getppid() != parent.pid:  # it died before the request
+        sys.exit(128 + signal.SIGTERM)
+
+
 def _process_main(
     wid: int, env_spec: Any, jobs: Any, results: Any, first: Job | None, factory: Any
 ) -> None:
+    _die_with_parent()
     worker = factory(env_spec)
     try:
         job = first if first is not None else jobs.get()

@@ -78,3 +78,51 @@ def test_killed_worker_episode_is_retried_and_nothing_is_lost(tmp_path):
     assert [r.get("worker_deaths", 0) for r in records].count(1) == 1, records
     time.sleep(3)  # the dead worker's Playwright driver closes its browser when its pipe breaks
     assert _chromium_sessions() <= before
+
+
+def _alive(pid: int) -> bool:
+    """A running process (an exited one left unreaped, a zombie, does not count)."""
+    try:
+        stat = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_killing_the_run_stops_its_workers_and_their_browsers(tmp_path):
+    """The run's own process is killed (SIGKILL: none of its clean-up runs). Its workers are told
+    by the kernel, close their environments and exit: no worker and no Chromium outlives it.
+    (Left alone, they would go on through the 60 queued episodes, several minutes.)"""
+    import subprocess
+    import sys
+
+    before = _chromium_sessions()
+    command = "eval --agent random --tasks say-hello fix-bounce --runs 30 --workers 2"
+    results = ["--results", str(tmp_path / "r.jsonl")]
+    run = subprocess.Popen(
+        [sys.executable, "-m", "scratch_gym", *command.split(), *results],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 240
+        workers: list[int] = []
+        while time.monotonic() < deadline:
+            workers = [p for p, cmd in _processes() if "spawn_main" in cmd and _ppid(p) == run.pid]
+            if len(workers) == 2 and all(_has_browser(w) for w in workers):
+                break
+            time.sleep(0.5)
+        assert len(workers) == 2 and all(_has_browser(w) for w in workers), "no workers started"
+        run.kill()
+        run.wait()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            alive = [w for w in workers if _alive(w)]
+            if not alive and _chromium_sessions() <= before:
+                break
+            time.sleep(0.5)
+        assert not [w for w in workers if _alive(w)], "a worker outlived the run"
+        assert _chromium_sessions() <= before, "a worker's Chromium outlived the run"
+    finally:
+        if run.poll() is None:
+            run.kill()
