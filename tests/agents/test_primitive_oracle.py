@@ -135,7 +135,7 @@ def _play(env, plan):
 def test_a_new_definition_is_set_apart_below_the_scripts(primitive_env):
     """Make a Block puts the new definition at the top of the view, over the scripts there; the
     oracle drags it below all of them, so its body is built on free canvas."""
-    from scratch_gym.agents.primitive_oracle.agent import PrimitiveOracleAgent, _overlap, _root
+    from scratch_gym.agents.primitive_oracle.agent import PrimitiveOracleAgent, _overlap, _roots
 
     task = load_task("thermostat-limits")
     primitive_env.reset(options=task.reset_options())
@@ -147,7 +147,8 @@ def test_a_new_definition_is_set_apart_below_the_scripts(primitive_env):
     _play(primitive_env, agent._define_blocks(want))
     ws = agent.view.workspace()
     defines = [b for b in ws["blocks"] if b["opcode"] == "procedures_definition"]
-    others = [b for b in ws["blocks"] if _root(ws["blocks"], b) not in {d["id"] for d in defines}]
+    root = _roots(ws["blocks"])
+    others = [b for b in ws["blocks"] if root[b["id"]] not in {d["id"] for d in defines}]
     assert len(defines) == 2 and others
     for define in defines:
         assert define["y"] > max(b["y"] + b["h"] for b in others), define

@@ -171,7 +171,8 @@ class PrimitiveOracleAgent(GoldenOracle):
         for _ in range(g.MAX_SCROLLS):
             ws = self.view.workspace()
             me = next(b for b in ws["blocks"] if b["id"] == block_id)
-            others = [b for b in ws["blocks"] if _root(ws["blocks"], b) != block_id]
+            root = _roots(ws["blocks"])
+            others = [b for b in ws["blocks"] if root[b["id"]] != block_id]
             if not any(_overlap(me, b) for b in others):
                 return
             area = ws["area"]
@@ -191,13 +192,16 @@ class PrimitiveOracleAgent(GoldenOracle):
         raise OracleError(f"could not set the new definition {block_id} apart from the scripts")
 
 
-def _root(blocks: list[dict[str, Any]], block: dict[str, Any]) -> str:
-    """The id of the top block of ``block``'s script (its own prototype is in a definition's)."""
+def _roots(blocks: list[dict[str, Any]]) -> dict[str, str]:
+    """Each block's script: the id of its top block (a definition's prototype is in its script)."""
     parent_of = {b["id"]: b["parent"] for b in blocks}
-    at = block["id"]
-    while parent_of.get(at):
-        at = parent_of[at]
-    return at
+    roots = {}
+    for b in blocks:
+        at = b["id"]
+        while parent_of.get(at):
+            at = parent_of[at]
+        roots[b["id"]] = at
+    return roots
 
 
 def _middle(area: dict[str, Any]) -> tuple[float, float]:
