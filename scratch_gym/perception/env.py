@@ -19,6 +19,9 @@ from scratch_gym.perception.dataset import DEFAULT_SCREENS, DEFAULT_SEED, load, 
 from scratch_gym.perception.questions import is_correct
 from scratch_gym.spaces import UnicodeText
 
+ANSWER_CHARS = 1000  # the longest answer
+MAX_MALFORMED = 3  # malformed answers an episode takes before it is truncated
+
 
 class PerceptionEnv(PageEnv):
     """One question about one editor screenshot; the action is the answer.
@@ -30,7 +33,7 @@ class PerceptionEnv(PageEnv):
 
     ## Action Space
 
-    The answer as text (``UnicodeText``).
+    The answer as text (``UnicodeText``, at most 1000 characters).
 
     ## Observation Space
 
@@ -50,7 +53,9 @@ class PerceptionEnv(PageEnv):
 
     ## Episode End
 
-    Every step terminates (one answer per episode).
+    An answer terminates the episode (one answer per episode). A malformed one (not text, or
+    longer than 1000 characters) is reported in ``info["last_action_error"]`` with reward 0 and
+    the episode goes on; the third malformed one truncates it.
 
     ## Arguments
 
@@ -83,7 +88,8 @@ class PerceptionEnv(PageEnv):
         self.observation_space = gym.spaces.Dict(
             {"screenshot": screen_space(), "question": UnicodeText()}
         )
-        self.action_space = UnicodeText(1000)
+        self.action_space = UnicodeText(ANSWER_CHARS)
+        self._malformed = 0
         self._question: dict[str, Any] | None = None
         self._screenshot: np.ndarray | None = None
 
@@ -117,15 +123,23 @@ class PerceptionEnv(PageEnv):
         if options:
             raise ValueError(f"unknown reset options {sorted(options)}")
         self._question = q
+        self._malformed = 0
         return self._obs(), {"id": q["id"], "kind": q["kind"], "subtype": q["subtype"]}
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self._question is None:
             raise RuntimeError("call reset() before step()")
         q = self._question
-        correct = is_correct(q, str(action))
-        info = {"id": q["id"], "kind": q["kind"], "subtype": q["subtype"], "answer": q["answer"],
-                "given": str(action), "correct": correct}  # fmt: skip
+        about = {"id": q["id"], "kind": q["kind"], "subtype": q["subtype"]}
+        if not isinstance(action, str) or len(action) > ANSWER_CHARS:
+            self._malformed += 1
+            got = f"{len(action)} characters" if isinstance(action, str) else type(action).__name__
+            error = f"the answer must be text of at most {ANSWER_CHARS} characters, got {got}"
+            info = {**about, "correct": False, "last_action_error": error}
+            return self._obs(), 0.0, False, self._malformed >= MAX_MALFORMED, info
+        correct = is_correct(q, action)
+        info = {**about, "answer": q["answer"], "given": action, "correct": correct,
+                "last_action_error": ""}  # fmt: skip
         return self._obs(), float(correct), True, False, info
 
     def hidden_facts(self) -> dict[str, Any]:

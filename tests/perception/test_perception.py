@@ -106,6 +106,33 @@ def test_env_episode_scores_answers(editor_page):
         env.close()
 
 
+def test_a_malformed_answer_is_reported_and_the_episode_goes_on(editor_page):
+    """Not text, or too long: reward 0, the error in info, the episode not over; the third
+    malformed answer truncates it. A text answer then still ends an episode normally."""
+    env = gym.make("ScratchWorld-Perception-v0", screens=4)
+    try:
+        env.unwrapped._page = editor_page
+        env.reset(options={"scene": 3, "question": 0})
+        _, reward, terminated, truncated, info = env.step(42)
+        assert (reward, terminated, truncated) == (0.0, False, False)
+        assert (
+            info["last_action_error"]
+            == "the answer must be text of at most 1000 characters, got int"
+        )
+        _, _, terminated, truncated, info = env.step("x" * 1001)
+        assert (terminated, truncated) == (False, False) and "1001 characters" in info[
+            "last_action_error"
+        ]
+        _, _, terminated, truncated, _ = env.step(None)
+        assert (terminated, truncated) == (False, True)
+        env.reset(options={"scene": 3, "question": 0})
+        _, _, terminated, _, info = env.step("no")
+        assert terminated and info["last_action_error"] == ""
+    finally:
+        env.unwrapped._page = None
+        env.close()
+
+
 def test_export_then_eval_and_serve_the_export(tmp_path, capsys):
     parser = argparse.ArgumentParser()
     cli.register(parser.add_subparsers())
