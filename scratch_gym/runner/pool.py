@@ -3,8 +3,8 @@
 Records stream back to the caller's ``on_record`` in the parent process (which alone writes the
 results file). Workers are started with ``spawn`` (no browser state crosses a fork) and always
 close their environments, so no Chromium outlives a run, even one whose process was killed (on
-Linux the kernel then tells the workers to stop, see :func:`_die_with_parent`). A worker that dies mid-episode is
-replaced and its episode retried once (see :class:`_Processes`).
+Linux the kernel then tells the workers to stop, see :func:`_die_with_parent`). A worker that
+dies mid-episode is replaced and its episode retried once (see :class:`_Processes`).
 """
 
 from __future__ import annotations

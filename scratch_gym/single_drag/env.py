@@ -104,7 +104,6 @@ class SingleDragEnv(PageEnv):
         self.actions = OneDragAction(action)
         self.observations = observation_model(observation, obs_size)
         self.action_mode, self.observation_mode = action, observation
-        self.obs_size = getattr(self.observations, "size", (128, 72))
         self.setting = setting
         self.shaped_reward = bool(shaped_reward)
         self.render_mode = render_mode
