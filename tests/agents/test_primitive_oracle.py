@@ -153,3 +153,23 @@ def test_a_new_definition_is_set_apart_below_the_scripts(primitive_env):
     for define in defines:
         assert define["y"] > max(b["y"] + b["h"] for b in others), define
         assert not any(_overlap(define, b) for b in others)
+
+
+def test_a_second_pass_repairs_what_the_first_left_different(primitive_env, monkeypatch):
+    """When the scripts still differ from the golden after the first pass (here its edits are
+    skipped, as if a drag had undone them), the oracle goes over the targets again before it
+    answers done, and the task is solved."""
+    from scratch_gym.agents.primitive_oracle import agent as oracle_agent
+
+    edit_target = oracle_agent.ScriptEditor.edit_target
+    passes: list[int] = []
+
+    def first_pass_lost(self, want):
+        passes.append(1)
+        return iter(()) if len(passes) == 1 else edit_target(self, want)
+
+    monkeypatch.setattr(oracle_agent.ScriptEditor, "edit_target", first_pass_lost)
+    agent = make_agent("oracle", mode="primitive")
+    outcome = run_episode(primitive_env, agent, load_task("say-hello"))
+    assert len(passes) == 2
+    assert outcome["status"] == "success" and agent.info.get("differs_from_golden") is None
