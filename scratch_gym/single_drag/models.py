@@ -36,6 +36,8 @@ from scratch_gym.single_drag.rl_spaces import (
 from scratch_gym.single_drag.snapshot import read_elements
 from scratch_gym.spaces import UnicodeText
 
+_TOKENS = tokens.INSTRUCTION_TOKENS  # the instruction's length in token ids
+
 
 @dataclass
 class DragEpisodeText(EpisodeText):
@@ -144,9 +146,6 @@ class DragElementsObservation:
 
     def shown_elements(self) -> Sequence[Any] | None:
         return None  # the arrays carry the elements; actions do not refer to them by index
-
-
-_TOKENS = tokens.INSTRUCTION_TOKENS
 
 
 def observation_model(

@@ -183,14 +183,13 @@ class PrimitiveOracleAgent(GoldenOracle):
             if not any(_overlap(me, b) for b in others):
                 return
             area = ws["area"]
-            if me["grab"] is None or not g.in_area(area, me["grab"], 5):
-                yield g.scroll(_middle(area), me["y"] - area["y"] - 60, 0.0)
-                continue
             want_x = max(min(b["x"] for b in others), area["x"] + g.EDGE)
             want_y = max(b["y"] + b["h"] for b in others) + 40
             lowest = area["y"] + area["h"] - me["h"] - 60  # the lowest drop that stays in view
-            if want_y > lowest and me["y"] > area["y"] + area["h"] / 2:
-                yield g.scroll(_middle(area), me["y"] - area["y"] - 60, 0.0)
+            grabbable = me["grab"] is not None and g.in_area(area, me["grab"], 5)
+            far_below = want_y > lowest and me["y"] > area["y"] + area["h"] / 2
+            if not grabbable or far_below:  # bring the definition near the top of the view
+                yield g.scroll(g.area_middle(area), me["y"] - area["y"] - 60, 0.0)
                 continue
             to = (want_x, min(want_y, lowest))
             yield g.drag(
@@ -209,10 +208,6 @@ def _roots(blocks: list[dict[str, Any]]) -> dict[str, str]:
             at = parent_of[at]
         roots[b["id"]] = at
     return roots
-
-
-def _middle(area: dict[str, Any]) -> tuple[float, float]:
-    return (area["x"] + area["w"] / 2, area["y"] + area["h"] / 2)
 
 
 def _overlap(a: dict[str, Any], b: dict[str, Any], margin: float = 20.0) -> bool:

@@ -235,8 +235,7 @@ class ScriptEditor:
         raise OracleError("the drop point did not come into view")
 
     def _scroll_to(self, ws: dict[str, Any], point: Point) -> Iterator[Action]:
-        area = ws["area"]
-        mid = (area["x"] + area["w"] / 2, area["y"] + area["h"] / 2)
+        mid = g.area_middle(ws["area"])
         yield g.scroll(mid, point[1] - mid[1], point[0] - mid[0])
 
     def _make_room(self, ws: dict[str, Any]) -> Iterator[Action]:

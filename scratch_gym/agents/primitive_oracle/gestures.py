@@ -121,6 +121,11 @@ def palette_block(view: EditorView, label: str, match: Any) -> Iterator[Action]:
     raise OracleError(f"a block of the {label} palette did not come into view")
 
 
+def area_middle(area: dict[str, Any]) -> Point:
+    """The middle of the visible code area (where scrolls are done)."""
+    return (area["x"] + area["w"] / 2, area["y"] + area["h"] / 2)
+
+
 def in_area(area: dict[str, Any], p: Point, margin: float = EDGE) -> bool:
     """Is ``p`` inside the visible code area (``margin`` from the right and bottom edges)?"""
     return (
