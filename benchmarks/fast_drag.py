@@ -29,7 +29,7 @@ from scratch_gym.cli.output import table  # noqa: E402
 from scratch_gym.single_drag.calibration import draw_drags, replay  # noqa: E402
 from scratch_gym.single_drag.env import SingleDragEnv  # noqa: E402
 from scratch_gym.single_drag.fast_env import SingleDragVectorEnv  # noqa: E402
-from scratch_gym.single_drag.pool import load_pool  # noqa: E402
+from scratch_gym.single_drag.task_pool import load_pool  # noqa: E402
 
 
 def vector_speed(pool, num_envs: int, seconds: float) -> float:

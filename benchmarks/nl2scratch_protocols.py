@@ -20,9 +20,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from scratch_gym.nl2scratch.benchmark import LABELS, METRICS, evaluate
 from scratch_gym.nl2scratch.inputs import load_examples
 from scratch_gym.nl2scratch.protocols import get_protocol
+from scratch_gym.nl2scratch.scoring import LABELS, METRICS, evaluate
 from scratch_gym.nl2scratch.slots import SLOT_ORDER
 
 REPO = Path(__file__).resolve().parents[1]

@@ -52,8 +52,8 @@ from scratch_gym.single_drag.policy import (
     points,
     to_tensors,
 )
-from scratch_gym.single_drag.pool import Pool, build_pool, load_pool
 from scratch_gym.single_drag.rl_spaces import GRID, grid_cells, grid_points
+from scratch_gym.single_drag.task_pool import Pool, build_pool, load_pool
 
 
 def observations(pool: Pool, idx: np.ndarray, setting: str | np.ndarray) -> dict[str, np.ndarray]:

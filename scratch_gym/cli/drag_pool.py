@@ -42,7 +42,7 @@ def register(single_drag: argparse.ArgumentParser) -> None:
 def run_build(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from scratch_gym.single_drag.pool import build_pool
+    from scratch_gym.single_drag.task_pool import build_pool
 
     if args.n < 0:
         raise SystemExit(f"single-drag pool build: --n must be >= 0, got {args.n}")

@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 
-from scratch_gym.nl2scratch.benchmark import format_table, run_benchmark, write_items
 from scratch_gym.nl2scratch.figures import (
     format_length_table,
     format_slot_table,
@@ -16,6 +15,7 @@ from scratch_gym.nl2scratch.figures import (
 )
 from scratch_gym.nl2scratch.inputs import ReferenceFileError
 from scratch_gym.nl2scratch.protocols import PROTOCOLS, get_protocol
+from scratch_gym.nl2scratch.scoring import format_table, run_benchmark, write_items
 from scratch_gym.nl2scratch.selection import STRATEGIES, SelectionError
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from scratch_gym.nl2scratch.benchmark import BenchmarkResult, ExampleScores
+from scratch_gym.nl2scratch.scoring import BenchmarkResult, ExampleScores
 from scratch_gym.nl2scratch.slots import SLOT_ORDER
 
 LENGTH_BINS: tuple[tuple[str, int, int], ...] = (

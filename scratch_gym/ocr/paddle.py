@@ -22,8 +22,8 @@ import numpy as np
 
 from scratch_gym.ocr.base import OcrUnavailable, TextBox, polygon_box
 from scratch_gym.ocr.glyphs import GLYPH_PADS, Box, glyph_boxes, padded_crop
-from scratch_gym.ocr.models import DET_NAME, ocr_cache_dir, prepare_models
 from scratch_gym.ocr.recognizer import LineRecognizer
+from scratch_gym.ocr.weights import DET_NAME, ocr_cache_dir, prepare_models
 
 DET_MAX_SIDE = 4000  # detection shrinks only images with a longer side than this
 

@@ -28,8 +28,8 @@ from scratch_gym.editor.page import VIEWPORT
 from scratch_gym.observations.elements import ELEMENT_TYPES
 from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.drag_model import simulate
-from scratch_gym.single_drag.pool import Pool
 from scratch_gym.single_drag.rl_spaces import batched_elements, grid_cells
+from scratch_gym.single_drag.task_pool import Pool
 
 OFFSET_PX = 100.0  # offsets are predicted in units of 100 px
 SCREEN = np.array([*VIEWPORT, *VIEWPORT], np.float32)

@@ -87,8 +87,8 @@ class ModelProber:
     @classmethod
     def of(cls, page: EditorPage, task: Task) -> ModelProber:
         """Set up ``task``'s view on ``page`` and capture its drag tables."""
-        from scratch_gym.single_drag.pool import stack_tables
         from scratch_gym.single_drag.snapshot import capture_drag
+        from scratch_gym.single_drag.task_pool import stack_tables
 
         editor_drag.prepare(page, task, task.build_project())
         return cls(stack_tables([capture_drag(page, task)]))

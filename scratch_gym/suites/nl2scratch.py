@@ -58,9 +58,9 @@ class ProgramSuite(Suite):
         return ProgramEnv(render_mode="rgb_array")
 
     def judge(self, task: Any, info: dict[str, Any], action: Any = None) -> dict[str, Any]:
-        from scratch_gym.nl2scratch.benchmark import score_prediction
         from scratch_gym.nl2scratch.inputs import Example
         from scratch_gym.nl2scratch.protocols import get_protocol
+        from scratch_gym.nl2scratch.scoring import score_prediction
 
         program = action if isinstance(action, str) else "\n".join(action or [])
         example = Example(task.key or task.id, task.instruction, list(task.reference))
@@ -74,7 +74,7 @@ class ProgramSuite(Suite):
 
     def report(self, records: list[dict[str, Any]]) -> str:
         from scratch_gym.cli.output import table
-        from scratch_gym.nl2scratch.benchmark import LABELS, METRICS
+        from scratch_gym.nl2scratch.scoring import LABELS, METRICS
 
         rows = []
         for agent, metrics in _metrics(records).items():
@@ -91,8 +91,8 @@ class ProgramSuite(Suite):
 
 def _metrics(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Table 2's columns per agent from the records' per-episode scores."""
-    from scratch_gym.nl2scratch.benchmark import ExampleScores, aggregate
     from scratch_gym.nl2scratch.protocols import get_protocol
+    from scratch_gym.nl2scratch.scoring import ExampleScores, aggregate
     from scratch_gym.runner.status import is_counted
 
     by_agent: dict[str, list[ExampleScores]] = {}

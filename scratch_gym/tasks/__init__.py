@@ -37,8 +37,8 @@ from scratch_gym.tasks.registry import (
     sample_task,
 )
 from scratch_gym.tasks.rewards import TaskEpisode
-from scratch_gym.tasks.run import Run, SpriteState, TestFailure, Utterance
 from scratch_gym.tasks.schema import Budget, Task, TaskError
+from scratch_gym.tasks.test_api import Run, SpriteState, TestFailure, Utterance
 
 __all__ = [
     "Backdrop",

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from scratch_gym.tasks import conditions, declarative, run
+from scratch_gym.tasks import conditions, declarative, test_api
 
 RUN_GROUPS = {
     "Actions (queued, sent with the next read)": (
@@ -52,10 +52,10 @@ def _signature(fn: Callable, name: str) -> str:
 
 
 def _run_member(name: str) -> str:
-    member = inspect.getattr_static(run.Run, name)
+    member = inspect.getattr_static(test_api.Run, name)
     if isinstance(member, property):
         return f"- `run.{name}`: {_first_paragraph(member.fget, f'Run.{name}')}"
-    fn = getattr(run.Run, name)
+    fn = getattr(test_api.Run, name)
     if name == "always":
         return "- `run.always(...)`: the same as `run.throughout(...)`."
     return f"- `run.{_signature(fn, name)}`: {_first_paragraph(fn, f'Run.{name}')}"
@@ -81,13 +81,13 @@ def api_reference_markdown() -> str:
         out.append("")
     out += [
         "**Sprite states** (`run.sprite(name)`, `run.clones(name)`): "
-        + _first_paragraph(run.SpriteState, "SpriteState")
-        + f" Fields: {_fields(run.SpriteState)}.",
+        + _first_paragraph(test_api.SpriteState, "SpriteState")
+        + f" Fields: {_fields(test_api.SpriteState)}.",
         "",
         "**Said entries** (`run.said()`, `SpriteState.said`): "
-        + _first_paragraph(run.Utterance, "Utterance")
+        + _first_paragraph(test_api.Utterance, "Utterance")
         + " "
-        + _markdown(" ".join(inspect.getdoc(run.Utterance).split("\n\n")[1].split())),  # type: ignore[union-attr]
+        + _markdown(" ".join(inspect.getdoc(test_api.Utterance).split("\n\n")[1].split())),  # type: ignore[union-attr]
         "",
         "**Conditions** (`from scratch_gym.tasks import Sprite, Var, ...`): "
         + _first_paragraph(conditions, "conditions"),

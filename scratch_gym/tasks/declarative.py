@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from scratch_gym.tasks import conditions as c
-from scratch_gym.tasks.run import Run
+from scratch_gym.tasks.test_api import Run
 
 OPS = ("==", "!=", "<", "<=", ">", ">=", "approx", "contains", "includes_text", "in")
 

@@ -19,8 +19,8 @@ from typing import Any, Protocol
 from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
 from scratch_gym.tasks.declarative import StepError, run_steps
 from scratch_gym.tasks.projects import ProjectData, resolve, start_state
-from scratch_gym.tasks.run import FPS, Run, TestFailure
 from scratch_gym.tasks.schema import Task, TestSpec
+from scratch_gym.tasks.test_api import FPS, Run, TestFailure
 from scratch_gym.tasks.watchdog import Watchdog
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scratch_gym.tasks.conditions import idle
-from scratch_gym.tasks.run import Run
+from scratch_gym.tasks.test_api import Run
 
 
 def spoken(texts: Sequence[str], questions: Sequence[str]) -> list[str]:

@@ -41,7 +41,7 @@ def did_not_finish(budget_s: float, what: str = "the test") -> str:
 
 
 class Watchdog:
-    """The page as a test's :class:`~scratch_gym.tasks.run.Run` sees it: ``eval.run`` calls that
+    """The page as a test's :class:`~scratch_gym.tasks.test_api.Run` sees it: ``eval.run`` calls that
     end within the time the test has left (``wall_ms``), stopped and reported otherwise."""
 
     def __init__(self, page: EditorPage, budget_s: float) -> None:

@@ -53,7 +53,7 @@ def test_saved_policy_acts_on_a_real_observation(drag_pool, tmp_path):
     import gymnasium as gym
 
     from scratch_gym.single_drag.policy import DragPolicy, DragPolicyNet
-    from scratch_gym.single_drag.pool import load_pool
+    from scratch_gym.single_drag.task_pool import load_pool
 
     path = tmp_path / "p.pt"
     DragPolicy(DragPolicyNet()).save(path)

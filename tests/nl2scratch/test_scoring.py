@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from scratch_gym.cli import nl2scratch as cli
-from scratch_gym.nl2scratch.benchmark import evaluate, load_examples, rerank
+from scratch_gym.nl2scratch.scoring import evaluate, load_examples, rerank
 
 from .cases import DIAG_800, WORKED_DESCRIPTION, WORKED_PROGRAM
 

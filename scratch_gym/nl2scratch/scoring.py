@@ -1,4 +1,5 @@
-"""NL2Scratch benchmark runner: the paper's Table 2 columns with bootstrap confidence intervals.
+"""NL2Scratch scoring: predictions against references, as the paper's Table 2 columns with bootstrap
+95% confidence intervals.
 
 Inputs are read by :mod:`~scratch_gym.nl2scratch.inputs` (references must be well formed;
 prediction problems are reported and scored as missing predictions, i.e. empty programs). Scores
