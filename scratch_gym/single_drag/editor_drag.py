@@ -7,7 +7,7 @@ from typing import Any
 
 from scratch_gym.actions.primitive import drag
 from scratch_gym.editor.page import BridgeError, EditorPage
-from scratch_gym.single_drag.task import Task
+from scratch_gym.single_drag.task import DragTask
 
 NEUTRAL_MOUSE = (700.0, 30.0)  # empty menu-bar space (as ScratchEnv uses)
 SETTLE_MS = 3000
@@ -23,7 +23,7 @@ class Outcome:
     block: str | None  # the intended block's id after the drag (None: not in the workspace)
 
 
-def prepare(page: EditorPage, task: Task, project: dict[str, Any] | None = None) -> dict:
+def prepare(page: EditorPage, task: DragTask, project: dict[str, Any] | None = None) -> dict:
     """Load the task's project, restore its view, stop the VM and arm the drag tracker."""
     page.start_vm()
     page.load_project(project if project is not None else task.build_project())
@@ -37,7 +37,7 @@ def prepare(page: EditorPage, task: Task, project: dict[str, Any] | None = None)
 
 
 def restore(
-    page: EditorPage, task: Task, project: dict[str, Any], view: dict[str, Any] | None = None
+    page: EditorPage, task: DragTask, project: dict[str, Any], view: dict[str, Any] | None = None
 ) -> bool:
     """Undo the last drag (fast); reload the project when the undo did not restore the blocks,
     or the view (scroll, zoom) differs from ``view`` (a drop can move the scroll limits).
@@ -78,7 +78,7 @@ def perform(
     page.settle(SETTLE_MS, stop_vm=True)
 
 
-def outcome(page: EditorPage, task: Task, blocks: dict[str, Any] | None = None) -> Outcome:
+def outcome(page: EditorPage, task: DragTask, blocks: dict[str, Any] | None = None) -> Outcome:
     """Read the drag's outcome: the dragged block (Blockly) and the goal relations (the VM)."""
     dragged = page.call("single_drag.dragged")
     if blocks is None:
@@ -91,7 +91,7 @@ def outcome(page: EditorPage, task: Task, blocks: dict[str, Any] | None = None) 
     return Outcome(success=success, start_correct=start_ok, dragged=dragged, block=block)
 
 
-def _is_intended(task: Task, dragged: dict[str, Any] | None) -> bool:
+def _is_intended(task: DragTask, dragged: dict[str, Any] | None) -> bool:
     if not dragged:
         return False
     src = task.source
@@ -100,7 +100,7 @@ def _is_intended(task: Task, dragged: dict[str, Any] | None) -> bool:
     return bool(dragged.get("from_flyout")) and dragged.get("opcode") == src.opcode
 
 
-def goal_holds(task: Task, blocks: dict[str, Any], block: str) -> bool:
+def goal_holds(task: DragTask, blocks: dict[str, Any], block: str) -> bool:
     """Do all the task's goal relations hold in the VM ``blocks`` for the dragged ``block``?"""
     if block not in blocks:
         return False

@@ -16,7 +16,7 @@ from scratch_gym.single_drag.generator import TaskGenerator
 from scratch_gym.single_drag.geometry_regions import geometric_regions
 from scratch_gym.single_drag.instructions import SETTINGS, instruction_for
 from scratch_gym.single_drag.models import DragEpisodeText, OneDragAction, observation_model
-from scratch_gym.single_drag.task import Task, load_tasks
+from scratch_gym.single_drag.task import DragTask, load_tasks
 
 DIAGONAL = math.hypot(*VIEWPORT)
 
@@ -111,11 +111,11 @@ class SingleDragEnv(PageEnv):
         self.observation_space = self.observations.space
         self.text = DragEpisodeText()
         self.generated = tasks == "generated"
-        self.tasks: list[Task] = [] if self.generated else load_tasks(_ids(tasks))
+        self.tasks: list[DragTask] = [] if self.generated else load_tasks(_ids(tasks))
         self._generator: TaskGenerator | None = None
         self._browser = browser
         self._page: EditorPage | None = None
-        self.task: Task | None = None
+        self.task: DragTask | None = None
         self._project: dict[str, Any] | None = None
         self._done = True
 
@@ -132,7 +132,7 @@ class SingleDragEnv(PageEnv):
             raise ValueError(f"unknown reset options {sorted(options)}; allowed: task, setting")
         t0 = time.perf_counter()
 
-        def set_up(page: EditorPage) -> tuple[Task, dict[str, Any], Any]:
+        def set_up(page: EditorPage) -> tuple[DragTask, dict[str, Any], Any]:
             task = self._pick(choice)
             project = task.build_project()
             view = editor_drag.prepare(page, task, project)
@@ -207,8 +207,8 @@ class SingleDragEnv(PageEnv):
         if setting not in SETTINGS:
             raise ValueError(f"setting must be one of {SETTINGS}, got {setting!r}")
 
-    def _pick(self, choice: str | Task | None) -> Task:
-        if isinstance(choice, Task):
+    def _pick(self, choice: str | DragTask | None) -> DragTask:
+        if isinstance(choice, DragTask):
             return choice
         if isinstance(choice, str):
             found = [t for t in self.tasks if t.id == choice] or load_tasks([choice])

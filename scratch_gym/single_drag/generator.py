@@ -14,7 +14,7 @@ from functools import lru_cache
 from scratch_gym.editor.page import EditorPage
 from scratch_gym.single_drag import editor_drag
 from scratch_gym.single_drag.geometry import Geometry, connection_pair
-from scratch_gym.single_drag.task import Relation, Source, Task, View, build_project
+from scratch_gym.single_drag.task import DragTask, Relation, Source, View, build_project
 
 CATEGORIES = ("motion", "looks", "sound", "control", "sensing", "operators")
 HATS = ("when flag clicked", "when this sprite clicked", "when [space v] key pressed")
@@ -59,7 +59,7 @@ class TaskGenerator:
         self.rng = random.Random(seed)
         self.count = 0
 
-    def sample(self, page: EditorPage) -> Task:
+    def sample(self, page: EditorPage) -> DragTask:
         for _ in range(MAX_ATTEMPTS):
             task = self._draw()
             fitted = self._fit_view(page, task)
@@ -68,7 +68,7 @@ class TaskGenerator:
         raise RuntimeError(f"no visible task after {MAX_ATTEMPTS} attempts")
 
     # -- drawing -------------------------------------------------------------------------------
-    def _draw(self) -> Task:
+    def _draw(self) -> DragTask:
         rng = self.rng
         self.count += 1
         blocks = _blocks()
@@ -119,7 +119,7 @@ class TaskGenerator:
         )
         chain = _chain(build_project({"scripts": scripts}))
         goal = [Relation(g.rel, chain[int(g.block)], g.input) for g in goal]
-        return Task(
+        return DragTask(
             id=f"gen-{self.count:06d}",
             kind="slot_insertion" if kind in ("input", "substack") else "direct_connection",
             instruction=_instruction(source, src_text, where),
@@ -130,7 +130,7 @@ class TaskGenerator:
             meta={"generated": True},
         )
 
-    def _fit_view(self, page: EditorPage, task: Task) -> Task | None:
+    def _fit_view(self, page: EditorPage, task: DragTask) -> DragTask | None:
         """Scroll the palette so that the source shows; None when the task cannot be shown."""
         try:
             project = task.build_project()

@@ -8,7 +8,7 @@ from typing import Any
 
 from scratch_gym.editor.page import EditorPage
 from scratch_gym.single_drag.drag_model import stack_last
-from scratch_gym.single_drag.task import Task
+from scratch_gym.single_drag.task import DragTask
 
 
 @dataclass
@@ -47,7 +47,7 @@ class Geometry:
             raise KeyError(f"the palette shows {len(found)} '{opcode}' block(s), not {nth + 1}")
         return found[nth]
 
-    def source_block(self, task: Task) -> dict[str, Any]:
+    def source_block(self, task: DragTask) -> dict[str, Any]:
         src = task.source
         if src.origin == "flyout":
             return self.flyout_block(src.opcode or "", src.nth)
@@ -68,7 +68,9 @@ def _conn(block: dict[str, Any], kind: str, input_name: str | None) -> dict[str,
     return None
 
 
-def connection_pair(geo: Geometry, task: Task) -> tuple[tuple[float, float], tuple[float, float]]:
+def connection_pair(
+    geo: Geometry, task: DragTask
+) -> tuple[tuple[float, float], tuple[float, float]]:
     """(the dragged block's connection, the target connection) on screen, for the task's goal:
     the dragged connection as Blockly sees it during the drag (for a palette block: its top-left
     corner, where the pinned editor keeps every connection of a block created by a drag)."""
@@ -92,7 +94,7 @@ def connection_pair(geo: Geometry, task: Task) -> tuple[tuple[float, float], tup
     return (x, y), (target["x"], target["y"])
 
 
-def start_seeds(geo: Geometry, task: Task) -> list[tuple[float, float]]:
+def start_seeds(geo: Geometry, task: DragTask) -> list[tuple[float, float]]:
     """Points likely on the source block's own body (its label area near the top-left)."""
     left, top, w, h = geo.source_block(task)["path"]
     return [
@@ -103,7 +105,7 @@ def start_seeds(geo: Geometry, task: Task) -> list[tuple[float, float]]:
     ]
 
 
-def end_seed(geo: Geometry, task: Task, anchor: tuple[float, float]) -> tuple[float, float]:
+def end_seed(geo: Geometry, task: DragTask, anchor: tuple[float, float]) -> tuple[float, float]:
     """The drop point that puts the dragged connection exactly on the target connection."""
     mine, target = connection_pair(geo, task)
     return anchor[0] + target[0] - mine[0], anchor[1] + target[1] - mine[1]

@@ -21,14 +21,14 @@ from scratch_gym.editor.page import EditorPage
 from scratch_gym.single_drag.drag_model import compatible, subtree
 from scratch_gym.single_drag.geometry import Geometry, _conn, connection_pair
 from scratch_gym.single_drag.regions import Region, Regions
-from scratch_gym.single_drag.task import Task
+from scratch_gym.single_drag.task import DragTask
 
 CANVAS_X = (313.0, 782.0)  # the workspace's screen span; drops elsewhere delete or miss
 CANVAS_Y = (93.0, 720.0)
 OPPOSITE = {"previous": "next", "next": "previous", "output": "input", "input": "output"}
 
 
-def geometric_regions(page: EditorPage, task: Task, step: int = 5) -> Regions:
+def geometric_regions(page: EditorPage, task: DragTask, step: int = 5) -> Regions:
     """Start and end regions of ``task`` (its view already set up on ``page``)."""
     geo = Geometry.read(page)
     src = geo.source_block(task)
@@ -44,7 +44,7 @@ def geometric_regions(page: EditorPage, task: Task, step: int = 5) -> Regions:
 
 
 def end_points(
-    geo: Geometry, task: Task, anchor: tuple[float, float], step: int
+    geo: Geometry, task: DragTask, anchor: tuple[float, float], step: int
 ) -> list[tuple[int, int]]:
     """Grid drop points whose nearest connection pair in reach is the intended one."""
     mine, target = connection_pair(geo, task)
@@ -75,7 +75,9 @@ def end_points(
     return out
 
 
-def _dragged_connections(geo: Geometry, task: Task) -> list[tuple[str, float, float, Any, bool]]:
+def _dragged_connections(
+    geo: Geometry, task: DragTask
+) -> list[tuple[str, float, float, Any, bool]]:
     """(kind, x, y, check, is the intended one) of the dragged block, as it will be dragged."""
     mine, _ = connection_pair(geo, task)
     src = geo.source_block(task)
@@ -96,7 +98,7 @@ def _dragged_connections(geo: Geometry, task: Task) -> list[tuple[str, float, fl
     return out
 
 
-def _candidates(geo: Geometry, task: Task) -> dict[str, list[dict[str, Any]]]:
+def _candidates(geo: Geometry, task: DragTask) -> dict[str, list[dict[str, Any]]]:
     """Workspace connections a dragged block may snap to, by type (its own stack excluded)."""
     excluded: set[str] = set()
     if task.source.origin == "canvas":

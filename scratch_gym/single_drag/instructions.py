@@ -7,14 +7,14 @@ from PIL import Image, ImageDraw
 
 from scratch_gym.editor.page import VIEWPORT
 from scratch_gym.single_drag.knowledge import KNOWLEDGE
-from scratch_gym.single_drag.task import Task
+from scratch_gym.single_drag.task import DragTask
 
 SETTINGS = ("baseline", "gt_start", "knowledge")  # what the agent is told besides the task
 MARK_RADIUS = 8  # px at full size
 MARK_COLOUR = (255, 0, 0)
 
 
-def instruction_for(task: Task, setting: str) -> str:
+def instruction_for(task: DragTask, setting: str) -> str:
     """The task's instruction, plus the start point (gt_start) or the rules (knowledge)."""
     text = task.instruction
     if setting == "gt_start" and task.regions is not None:

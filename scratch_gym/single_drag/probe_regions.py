@@ -31,7 +31,7 @@ from scratch_gym.single_drag.drag_model import DragOutcome, DragTables, simulate
 from scratch_gym.single_drag.geometry import Geometry, end_seed, start_seeds
 from scratch_gym.single_drag.regions import Region, Regions
 from scratch_gym.single_drag.search import Point, SearchResult, search_region
-from scratch_gym.single_drag.task import Task
+from scratch_gym.single_drag.task import DragTask
 
 WORKSPACE_TOP = 93  # below the tabs: the code area spans y 93..719
 START_PROBE_DX = 40
@@ -49,7 +49,7 @@ class Prober:
     """Runs probe drags for one task on one page and restores the editor after each."""
 
     page: EditorPage
-    task: Task
+    task: DragTask
     project: dict[str, Any] = field(init=False)
     view: dict[str, Any] = field(init=False)
     probes: int = 0
@@ -85,7 +85,7 @@ class ModelProber:
     reloads: int = 0  # (nothing to reload: the interface of Prober)
 
     @classmethod
-    def of(cls, page: EditorPage, task: Task) -> ModelProber:
+    def of(cls, page: EditorPage, task: DragTask) -> ModelProber:
         """Set up ``task``'s view on ``page`` and capture its drag tables."""
         from scratch_gym.single_drag.snapshot import capture_drag
         from scratch_gym.single_drag.task_pool import stack_tables
@@ -109,7 +109,7 @@ def on_screen(p: Point) -> bool:
 
 
 def compute_regions(
-    page: EditorPage, task: Task, step: int = 5, levels: int = 1, probe: str = "editor"
+    page: EditorPage, task: DragTask, step: int = 5, levels: int = 1, probe: str = "editor"
 ) -> Regions:
     """BFS regions for ``task`` on ``page`` (the task's view is set up here), probed by real
     drags (``editor``) or by the calibrated drag model (``model``, which probes every point)."""
@@ -179,7 +179,9 @@ def _worker_init() -> None:
     multiprocessing.util.Finalize(None, _WORKER_PAGE.close, exitpriority=10)
 
 
-def _worker_run(task: Task, step: int, levels: int, probe: str) -> tuple[str, Regions | None, str]:
+def _worker_run(
+    task: DragTask, step: int, levels: int, probe: str
+) -> tuple[str, Regions | None, str]:
     assert _WORKER_PAGE is not None
     try:
         return task.id, compute_regions(_WORKER_PAGE, task, step, levels, probe), ""
@@ -190,11 +192,11 @@ def _worker_run(task: Task, step: int, levels: int, probe: str) -> tuple[str, Re
 
 
 def compute_many(
-    tasks: list[Task],
+    tasks: list[DragTask],
     step: int = 5,
     levels: int = 1,
     workers: int = 2,
-    on_done: Callable[[Task, Regions | None, str], None] | None = None,
+    on_done: Callable[[DragTask, Regions | None, str], None] | None = None,
     probe: str = "editor",
 ) -> dict[str, Regions | None]:
     """Regions for each task, ``workers`` editor pages (processes) in parallel."""
@@ -226,7 +228,7 @@ def compute_many(
 
 
 def recompute(
-    tasks: list[Task],
+    tasks: list[DragTask],
     step: int = 5,
     levels: int = 2,
     workers: int = 2,
@@ -241,7 +243,7 @@ def recompute(
     report: dict[str, Any] = {"tasks": {}, "errors": {}}
     bar = tqdm(total=len(tasks), desc="regions", unit="task", disable=not progress)
 
-    def done(task: Task, regions: Regions | None, error: str) -> None:
+    def done(task: DragTask, regions: Regions | None, error: str) -> None:
         if regions is None:
             report["errors"][task.id] = error
         else:

@@ -6,7 +6,7 @@ The checkout is read where the user keeps it (nothing is copied into this reposi
                                                     init_project, evaluation_config{...}
     <root>/scratch-gui/static/<init_project>.sb3    the project each task starts from
 
-Each file becomes a single-drag :class:`~scratch_gym.single_drag.task.Task` that carries the
+Each file becomes a single-drag :class:`~scratch_gym.single_drag.task.DragTask` that carries the
 .sb3's own project.json (block ids kept: the editor's VM keeps them on load); its feasible regions
 are recomputed by BFS in this editor (ScratchWorld's ``feasible_points`` were measured in theirs;
 see :mod:`scratch_gym.suites.single_drag` for the cache).
@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from scratch_gym.program.projects import project_json
-from scratch_gym.single_drag.task import Relation, Source, Task, View
+from scratch_gym.single_drag.task import DragTask, Relation, Source, View
 from scratch_gym.tasks.scratchworld import ID_PREFIX, STATIC_DIR
 
 BENCHMARK_DIR = Path("single_step_drag_benchmark")
@@ -97,7 +97,9 @@ def task_files(checkout: str | Path) -> list[Path]:
     return files
 
 
-def load_scratchworld_drag_tasks(checkout: str | Path, ids: list[str] | None = None) -> list[Task]:
+def load_scratchworld_drag_tasks(
+    checkout: str | Path, ids: list[str] | None = None
+) -> list[DragTask]:
     """The checkout's Single-Step Drag tasks (all, or those named by ``ids``: ``T1_001`` or
     ``scratchworld-T1_001``), sorted by id, without regions."""
     files = task_files(checkout)
@@ -114,7 +116,7 @@ def load_scratchworld_drag_tasks(checkout: str | Path, ids: list[str] | None = N
     return [read_task(p, root) for p in files]
 
 
-def read_task(path: Path, root: Path) -> Task:
+def read_task(path: Path, root: Path) -> DragTask:
     """One task file of checkout ``root`` as a single-drag task (errors name the file)."""
 
     def fail(message: str) -> ScratchWorldDragError:
@@ -184,7 +186,7 @@ def read_task(path: Path, root: Path) -> Task:
             "variable_name": cfg.get("variable_name"),
         }
     }
-    return Task(
+    return DragTask(
         id=f"{ID_PREFIX}{data['id']}",
         kind=kind,
         instruction=str(data["instruction"]),
@@ -311,7 +313,7 @@ def regions_cache_dir() -> Path:
     return cache_dir() / "single_drag" / "scratchworld" / pinned_version()
 
 
-def regions_cache_path(task: Task, probe: str = "editor") -> Path:
+def regions_cache_path(task: DragTask, probe: str = "editor") -> Path:
     """The cache file of ``task``'s regions: its id and a digest of everything that sets up the
     drag (project, view, source, goal), so that a changed task file is computed anew; regions
     probed by the drag model (``probe="model"``) are kept apart from the real drags' ones."""
@@ -324,7 +326,7 @@ def regions_cache_path(task: Task, probe: str = "editor") -> Path:
 
 
 def attach_regions(
-    tasks: list[Task],
+    tasks: list[DragTask],
     compute: bool = True,
     progress: bool = True,
     workers: int = 1,
@@ -361,7 +363,7 @@ def attach_regions(
     desc = "regions (BFS, real drags)" if probe == "editor" else "regions (BFS, drag model)"
     bar = tqdm(total=len(missing), desc=desc, unit="task", disable=not progress)
 
-    def done(task: Task, regions: Any, error: str) -> None:
+    def done(task: DragTask, regions: Any, error: str) -> None:
         bar.update(1)
         if regions is None:
             errors[task.id] = error or "no regions"

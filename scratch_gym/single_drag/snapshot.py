@@ -19,7 +19,7 @@ from scratch_gym.editor.page import EditorPage
 from scratch_gym.observations.elements import fuse
 from scratch_gym.single_drag.drag_model import Pair, compile_pairs
 from scratch_gym.single_drag.instructions import SETTINGS, instruction_for, mark_start
-from scratch_gym.single_drag.task import Task, task_from_json
+from scratch_gym.single_drag.task import DragTask, task_from_json
 
 FORMAT = 1
 EDITOR_VERSION = "15.2.0"  # envs/scratch-editor/package.json (checked by a test)
@@ -34,7 +34,7 @@ class SnapshotError(ValueError):
 class DragCapture:
     """What decides a drag on one task (``pool.stack_tables`` turns it into drag tables)."""
 
-    task: Task
+    task: DragTask
     pick_step: int
     labels: np.ndarray  # (rows, cols) uint8
     picks: list[dict[str, Any]]  # {opcode, flyout, source}
@@ -128,7 +128,7 @@ class Snapshot(DragCapture):
         )
 
 
-def capture_drag(page: EditorPage, task: Task) -> DragCapture:
+def capture_drag(page: EditorPage, task: DragTask) -> DragCapture:
     """Capture what decides a drag on ``task``, whose view is already set up on ``page``."""
     geometry = page.call("single_drag.geometry")
     cap = page.call("single_drag.capture", {"step": PICK_STEP})
@@ -164,7 +164,7 @@ def capture_drag(page: EditorPage, task: Task) -> DragCapture:
     )
 
 
-def capture(page: EditorPage, task: Task, obs_size: tuple[int, int] = (128, 72)) -> Snapshot:
+def capture(page: EditorPage, task: DragTask, obs_size: tuple[int, int] = (128, 72)) -> Snapshot:
     """Capture ``task``, whose view and regions are already set up on ``page``."""
     assert task.regions is not None, "capture after the environment's reset (regions set)"
     drag = capture_drag(page, task)
@@ -184,13 +184,13 @@ def read_elements(page: EditorPage) -> list[dict[str, Any]]:
     ]
 
 
-def _source_id(geometry: dict[str, Any], task: Task) -> str:
+def _source_id(geometry: dict[str, Any], task: DragTask) -> str:
     from scratch_gym.single_drag.geometry import Geometry
 
     return str(Geometry(geometry).source_block(task)["id"])
 
 
-def goal_formed(task: Task) -> str:
+def goal_formed(task: DragTask) -> str:
     """The connection (in ``drag_model`` terms) the task's main goal relation asks for."""
     rel = task.main_relation()
     if rel.rel == "below":

@@ -144,7 +144,7 @@ class Relation:
 
 
 @dataclass
-class Task:
+class DragTask:
     """One single-drag task; ``regions`` is None until computed."""
 
     id: str
@@ -198,7 +198,7 @@ class Task:
         return out
 
 
-def task_from_json(data: dict[str, Any], where: str = "task") -> Task:
+def task_from_json(data: dict[str, Any], where: str = "task") -> DragTask:
     """Validate and read one task dict; errors name ``where`` and the field."""
 
     def need(key: str) -> Any:
@@ -243,7 +243,7 @@ def task_from_json(data: dict[str, Any], where: str = "task") -> Task:
     if view.stage_size not in STAGE_SIZES:
         raise ValueError(f"{where}: view.stage_size must be one of {STAGE_SIZES}")
     regions = Regions.from_json(data["regions"]) if data.get("regions") else None
-    return Task(
+    return DragTask(
         id=str(need("id")),
         kind=kind,
         instruction=str(need("instruction")),
@@ -301,7 +301,7 @@ def task_path(task_id: str, folder: Path | None = None) -> Path:
     return (folder or task_dir()) / task_id
 
 
-def read_task(folder: Path) -> Task:
+def read_task(folder: Path) -> DragTask:
     """The task in ``folder`` (``task.toml``, and ``regions.json`` when computed); errors name the
     file."""
     path = folder / TASK_FILE
@@ -325,7 +325,7 @@ def read_task(folder: Path) -> Task:
     return task_from_json(data, str(path))
 
 
-def load_tasks(ids: list[str] | None = None, folder: Path | None = None) -> list[Task]:
+def load_tasks(ids: list[str] | None = None, folder: Path | None = None) -> list[DragTask]:
     """The stored tasks (all, or those named), sorted by id."""
     folder = folder or task_dir()
     tasks = [read_task(p.parent) for p in sorted(folder.glob(f"*/{TASK_FILE}"))]
@@ -338,7 +338,7 @@ def load_tasks(ids: list[str] | None = None, folder: Path | None = None) -> list
     return tasks
 
 
-def save_regions(task: Task, folder: Path | None = None) -> Path:
+def save_regions(task: DragTask, folder: Path | None = None) -> Path:
     """Write ``task``'s regions to ``<folder>/<id>/regions.json`` (the task file is authored, and
     left as it is)."""
     if task.regions is None:

@@ -129,7 +129,7 @@ class SpriteState:
 
 
 @dataclass(frozen=True)
-class Snapshot:
+class VMState:
     """The whole evaluation VM after the last batch of operations."""
 
     data: dict[str, Any] = field(repr=False)
@@ -168,7 +168,7 @@ class Run:
             "state": start_state or {},
         }
         self._ops: list[dict[str, Any]] = []
-        self._snapshot: Snapshot | None = None
+        self._snapshot: VMState | None = None
         self.calls = 0
 
     # -- actions (queued) -----------------------------------------------------------------------
@@ -291,15 +291,15 @@ class Run:
         except BridgeError as exc:
             details = exc.details if isinstance(exc.details, dict) else {}
             if details.get("snapshot"):
-                self._snapshot = Snapshot(details["snapshot"])
+                self._snapshot = VMState(details["snapshot"])
             if exc.kind in TEST_FAILURE_KINDS:
                 raise TestFailure(str(exc)) from None
             raise
-        self._snapshot = Snapshot(result["snapshot"])
+        self._snapshot = VMState(result["snapshot"])
         return result["values"]
 
     @property
-    def snapshot(self) -> Snapshot:
+    def snapshot(self) -> VMState:
         self.sync()
         assert self._snapshot is not None
         return self._snapshot
