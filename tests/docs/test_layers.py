@@ -6,14 +6,19 @@ outside ``editor/`` reaches into another object's page (privileged agents read t
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "scratch_gym"
 
+Files = list[tuple[str, ast.Module]]
 
-def modules() -> list[tuple[str, ast.Module]]:
+
+@functools.cache
+def modules() -> Files:
+    """Every module of the package, parsed once for all the checks."""
     return [
         (path.relative_to(PACKAGE).as_posix(), ast.parse(path.read_text(), str(path)))
         for path in sorted(PACKAGE.rglob("*.py"))
@@ -32,8 +37,6 @@ def imported(tree: ast.Module) -> list[tuple[int, str]]:
             names.append((node.lineno, node.module or ""))
     return names
 
-
-Files = list[tuple[str, ast.Module]]
 
 # (file relative to the package, imported module name) -> is it a violation?
 IMPORT_RULES = {
