@@ -5,7 +5,8 @@
   regenerates from the pinned editor.
 * ``parse_scripts(text, ...)``: scratchblocks -> sb3 blocks of one target (a ParseResult).
 * ``render_scripts(blocks, ..., dialect=)``: sb3 (or live VM) blocks -> scratchblocks text;
-  ``render_targets(project)`` renders every target of a project.json.
+  ``render_targets(project)`` renders every target of a project.json; ``render_block(blocks, id)``
+  one block's own text with its values.
 * ``ProjectBuilder``: whole projects with drawn costumes and synthesised sounds, saved as .sb3.
 """
 
@@ -19,7 +20,7 @@ from scratch_gym.program.builder import ProjectBuilder
 from scratch_gym.program.errors import ScratchblocksError
 from scratch_gym.program.matcher import ParseResult
 from scratch_gym.program.parse import parse_scripts
-from scratch_gym.program.render import render_scripts, render_targets
+from scratch_gym.program.render import render_block, render_scripts, render_targets
 
 if TYPE_CHECKING:
     from scratch_gym.program.blockdefs import Catalogue
@@ -32,6 +33,7 @@ __all__ = [
     "ScratchblocksError",
     "catalogue",
     "parse_scripts",
+    "render_block",
     "render_scripts",
     "render_targets",
 ]

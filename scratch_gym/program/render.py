@@ -60,6 +60,21 @@ def render_script_lines(
     return _Renderer(to_sb3(blocks), dialect, catalogue).scripts()
 
 
+def render_block(blocks: dict[str, Any], block_id: str, catalogue: Catalogue | None = None) -> str:
+    """One block's own text with its values (its reporters inside, not the blocks stacked below
+    or inside it): ``move (25) steps``, ``if <(score) > [5]> then``; reporters in their brackets."""
+    if catalogue is None:
+        from scratch_gym.program import catalogue as default
+
+        catalogue = default
+    renderer = _Renderer(to_sb3(blocks), "standard", catalogue)
+    b = renderer.blocks[block_id]
+    spec = renderer.spec(b) if isinstance(b, dict) else None
+    if isinstance(b, list) or (spec is not None and spec.shape in VALUE_SHAPES):
+        return renderer.reporter(block_id)
+    return renderer.text(b)
+
+
 def script_order(blocks: dict[str, Any]) -> list[str]:
     """The ids of the scripts' top blocks (and top-level literals) in script order: top to
     bottom, then left to right, then as stored. ``blocks`` are sb3 blocks (see ``to_sb3``)."""

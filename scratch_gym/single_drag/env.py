@@ -12,7 +12,7 @@ from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import VIEWPORT, EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.single_drag import editor_drag
-from scratch_gym.single_drag.generator import TaskGenerator
+from scratch_gym.single_drag.generation.generator import TaskGenerator
 from scratch_gym.single_drag.geometry_regions import geometric_regions
 from scratch_gym.single_drag.instructions import SETTINGS, instruction_for
 from scratch_gym.single_drag.models import DragEpisodeText, OneDragAction, observation_model

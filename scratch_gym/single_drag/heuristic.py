@@ -45,10 +45,10 @@ def quoted(ids: np.ndarray) -> list[list[int]]:
 
 def _match(phrase: list[int], texts: np.ndarray, allowed: np.ndarray) -> int:
     """Index of the allowed element whose text tokens overlap ``phrase`` most (-1: none)."""
-    want = {t for t in phrase if t not in (tokens.NUM, tokens.UNK)}
+    want = {t for t in phrase if t not in (tokens.NUM,)}
     best, best_score = -1, 0.0
     for i in np.flatnonzero(allowed):
-        have = {int(t) for t in texts[i] if t not in (tokens.PAD, tokens.NUM, tokens.UNK)}
+        have = {int(t) for t in texts[i] if t not in (tokens.PAD, tokens.NUM)}
         if not have:
             continue
         score = len(want & have) / len(want | have)

@@ -45,7 +45,7 @@ class DragPolicyNet(nn.Module):
 
     def __init__(self, width: int = 64, hidden: int = 128) -> None:
         super().__init__()
-        vocab = len(tokens.vocabulary())
+        vocab = tokens.size()
         self.config = {"width": width, "hidden": hidden}
         self.tok = nn.Embedding(vocab, width, padding_idx=tokens.PAD)
         self.kind = nn.Embedding(len(ELEMENT_TYPES) + 1, width)

@@ -41,7 +41,7 @@ ACTIONS = ("points", "box", "grid")
 
 
 def instruction_space() -> spaces.Box:
-    return spaces.Box(0, len(tokens.vocabulary()) - 1, (tokens.INSTRUCTION_TOKENS,), np.int64)
+    return spaces.Box(0, tokens.size() - 1, (tokens.INSTRUCTION_TOKENS,), np.int64)
 
 
 def pixels_space(obs_size: tuple[int, int]) -> spaces.Dict:
@@ -55,7 +55,7 @@ def pixels_space(obs_size: tuple[int, int]) -> spaces.Dict:
 
 
 def elements_space(max_elements: int = MAX_ELEMENTS) -> spaces.Dict:
-    k, v = max_elements, len(tokens.vocabulary())
+    k, v = max_elements, tokens.size()
     return spaces.Dict(
         {
             "instruction": instruction_space(),

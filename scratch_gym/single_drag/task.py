@@ -66,6 +66,7 @@ CATEGORIES = (
     "operators",
     "variables",
     "myBlocks",
+    "pen",
 )
 DEFAULT_SCALE = 0.675
 
@@ -266,11 +267,23 @@ def _project_json(value: Any, where: str) -> dict[str, Any] | None:
 
 
 def build_project(spec: dict[str, Any]) -> dict[str, Any]:
-    """Sprite1's scripts (scratchblocks text at given positions) in the empty project."""
+    """The empty project with the spec's scripts (scratchblocks text at given positions) in the
+    edited target: ``target`` names it (default ``Sprite1``; ``Stage`` for the stage, or one of
+    ``sprites``, extra sprites made like Sprite1). Variables and lists are global (the stage's);
+    ``extensions`` are loaded (pen also when a script uses pen blocks)."""
     from scratch_gym.program import parse_scripts
 
     project = empty_project()
     stage, sprite = project["targets"][0], project["targets"][1]
+    for order, name in enumerate(spec.get("sprites", []), start=2):
+        other = copy.deepcopy(sprite)
+        other.update(name=name, blocks={}, layerOrder=order, x=sprite["x"] + 40 * order)
+        project["targets"].append(other)
+    by_name = {t["name"]: t for t in project["targets"]}
+    target_name = spec.get("target") or "Sprite1"
+    if target_name not in by_name:
+        raise ValueError(f"project target {target_name!r} is not Stage, Sprite1 or in 'sprites'")
+    target = by_name[target_name]
     for name in spec.get("variables", []):
         stage["variables"][f"var-{name}"] = [name, 0]
     for name in spec.get("lists", []):
@@ -279,11 +292,15 @@ def build_project(spec: dict[str, Any]) -> dict[str, Any]:
         result = parse_scripts(
             script["text"],
             stage=stage,
-            target=sprite,
+            target=target,
             id_prefix=f"s{i}",
             origin=(script.get("x", 40), script.get("y", 60)),
         )
-        result.apply_to(sprite, stage)
+        result.apply_to(target, stage)
+    extensions = list(spec.get("extensions", []))
+    if any(b.get("opcode", "").startswith("pen_") for b in target["blocks"].values()):
+        extensions.append("pen")
+    project["extensions"] = sorted(set(extensions))
     return project
 
 

@@ -111,7 +111,7 @@ def _init_worker(obs_size: tuple[int, int]) -> None:
 
 
 def _capture_one(job: tuple[str, str, int]) -> str:
-    from scratch_gym.single_drag.generator import TaskGenerator
+    from scratch_gym.single_drag.generation.generator import TaskGenerator
     from scratch_gym.single_drag.snapshot import capture
     from scratch_gym.single_drag.task import load_tasks
 

@@ -1,25 +1,30 @@
 """Instruction and element text as token ids, for policies that take numbers only.
 
-The vocabulary is fixed and built from the single sources of truth: every word of the block
-catalogue (block texts, menu options, input names), of the instruction templates (generated
-tasks, settings) and of the grab/drop rules. Ids: 0 padding, 1 unknown word, 2 a quote mark
-(instructions quote block texts), 3 a number or a colour; then the words, sorted.
+An open vocabulary: the known words come from the single sources of truth (every word and
+symbol of the block catalogue: block texts, menu options, input names; the instruction
+templates; the grab/drop rules) and get ids of their own; any other word (a variable's name,
+"factorial") gets one of ``HASH_BUCKETS`` ids by a stable hash of its letters, so the same
+unseen word has the same id in the instruction and in the element texts, and a policy can match
+them. Ids: 0 padding, 1 unused (was: unknown word), 2 a quote mark (instructions quote block
+texts), 3 a number or a colour; then the known words, sorted; then the hash buckets.
 """
 
 from __future__ import annotations
 
 import re
+import zlib
 from functools import lru_cache
 
 import numpy as np
 
-PAD, UNK, QUOTE, NUM = 0, 1, 2, 3
-SPECIALS = ("<pad>", "<unk>", "<q>", "<num>")
+PAD, UNUSED, QUOTE, NUM = 0, 1, 2, 3
+SPECIALS = ("<pad>", "<unused>", "<q>", "<num>")
 INSTRUCTION_TOKENS = 48
 ELEMENT_TOKENS = 6
-_WORD = re.compile(r"'|#[0-9a-f]{3,8}\b|-?\d+(?:\.\d+)?|[a-z]+")
+HASH_BUCKETS = 4096
+_WORD = re.compile(r"#[0-9a-f]{3,8}\b|-?\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)*|'|[+\-*/<>=]")
 
-# Words of the instruction templates (generator, stored tasks, settings) beyond the catalogue's.
+# Words of the instruction templates (stored tasks, settings) beyond the catalogue's.
 TEMPLATE_TEXT = (
     "Drag the block from the block palette on the canvas and attach it directly below into the "
     "slot of empty loop above Start the drag at marked with a red circle on screenshot choose "
@@ -29,7 +34,8 @@ TEMPLATE_TEXT = (
 
 
 def words(text: str) -> list[str]:
-    """Lower-case words, numbers and quote marks, in order."""
+    """Lower-case words, numbers, symbols and quote marks, in order (an apostrophe inside a
+    word, as in "what's", belongs to the word)."""
     return _WORD.findall(text.lower())
 
 
@@ -56,6 +62,19 @@ def _ids() -> dict[str, int]:
     return {w: i for i, w in enumerate(vocabulary())}
 
 
+def size() -> int:
+    """How many ids there are: the known words and the hash buckets."""
+    return len(vocabulary()) + HASH_BUCKETS
+
+
+def word_id(word: str) -> int:
+    """A word's id: its own when known, else its hash bucket (stable across processes)."""
+    known = _ids().get(word)
+    if known is not None:
+        return known
+    return len(vocabulary()) + zlib.crc32(word.encode("utf-8")) % HASH_BUCKETS
+
+
 def _is_number(word: str) -> bool:
     """Numbers and colours (the palette draws its colour swatches at random) read as <num>."""
     return bool(re.fullmatch(r"-?\d+(?:\.\d+)?|#[0-9a-f]{3,8}", word))
@@ -63,7 +82,6 @@ def _is_number(word: str) -> bool:
 
 def encode(text: str, length: int) -> np.ndarray:
     """``text`` as ``length`` token ids (truncated, padded with 0)."""
-    ids = _ids()
     out = np.zeros(length, np.int64)
     for i, word in enumerate(words(text)[:length]):
         if word == "'":
@@ -71,11 +89,15 @@ def encode(text: str, length: int) -> np.ndarray:
         elif _is_number(word):
             out[i] = NUM
         else:
-            out[i] = ids.get(word, UNK)
+            out[i] = word_id(word)
     return out
 
 
 def decode(ids: np.ndarray) -> str:
-    """The words of token ids (padding dropped), for reading an observation."""
+    """The words of token ids (padding dropped; an unknown word as ``<hN>``, its bucket)."""
     vocab = vocabulary()
-    return " ".join(vocab[int(i)] for i in np.asarray(ids).reshape(-1) if int(i) != PAD)
+    return " ".join(
+        vocab[int(i)] if int(i) < len(vocab) else f"<h{int(i) - len(vocab)}>"
+        for i in np.asarray(ids).reshape(-1)
+        if int(i) != PAD
+    )

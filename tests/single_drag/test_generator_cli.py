@@ -6,7 +6,7 @@ import json
 
 from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.single_drag.env import SingleDragEnv
-from scratch_gym.single_drag.generator import TaskGenerator
+from scratch_gym.single_drag.generation.generator import TaskGenerator
 
 
 def test_generator_is_seeded(editor_page):

@@ -113,7 +113,9 @@
         forced = true;
       }
     }
+    const origin = ws.getOriginOffsetInPixels();
     return {scroll_x: ws.scrollX, scroll_y: ws.scrollY, scale: ws.scale, forced,
+      origin: [origin.x, origin.y],
       flyout_scroll_y: -flyout.getWorkspace().scrollY, category,
       target: SG.vm.editingTarget ? SG.vm.editingTarget.getName() : null,
       stage_size: SG.state.store.getState().scratchGui.stageSize.stageSize};
@@ -210,8 +212,11 @@
         connections: conns};
     };
     const fws = ws.getFlyout().getWorkspace();
+    const m = ws.getMetrics();
     return {
       svg: [svg.left, svg.top, svg.width, svg.height],
+      // The code area on screen (the workspace's visible part, right of the palette).
+      canvas_rect: [svg.left + m.absoluteLeft, svg.top + m.absoluteTop, m.viewWidth, m.viewHeight],
       scale: ws.scale,
       flyout_scale: fws.scale,
       snap_radius_px: SB.config.snapRadius * ws.scale,

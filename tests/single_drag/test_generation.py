@@ -1,0 +1,195 @@
+"""The task generator covers Scratch 3's single drags: every relation kind, source and shape,
+every palette category, scenes as people build them; the oracle solves each kind in the real
+editor; instructions name blocks in many ways; unknown words match element texts."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+
+import pytest
+
+from scratch_gym.agents.single_drag import DragOracleAgent
+from scratch_gym.program import parse_scripts
+from scratch_gym.single_drag import tokens
+from scratch_gym.single_drag.generation.blocks import block_kinds
+from scratch_gym.single_drag.generation.generator import TaskGenerator, spots
+from scratch_gym.single_drag.heuristic import heuristic_points
+from scratch_gym.single_drag.kinds import (
+    RELATION_KINDS,
+    SHAPES,
+    SOURCE_KINDS,
+    edited_blocks,
+    relation_kind,
+    source_kind,
+    source_shape,
+)
+from scratch_gym.single_drag.rl_spaces import encode_elements
+from tests.conftest import REPO_ROOT
+
+
+@pytest.fixture(scope="module")
+def drawn():
+    """600 drawn tasks (no editor needed to draw; the view is fitted by ``sample``)."""
+    gen = TaskGenerator(0)
+    tasks = [gen.draw() for _ in range(600)]
+    return [t for t in tasks if t is not None]
+
+
+def test_every_relation_source_and_shape_is_generated(drawn):
+    relations = Counter(relation_kind(t) for t in drawn)
+    sources = Counter(source_kind(t) for t in drawn)
+    shapes = Counter(source_shape(t) for t in drawn)
+    assert set(relations) == set(RELATION_KINDS), relations
+    assert set(sources) == set(SOURCE_KINDS), sources
+    assert set(shapes) == set(SHAPES), shapes
+    assert min(relations.values()) >= 20, relations  # drawn evenly by kind
+    pairs = {(relation_kind(t), source_kind(t)) for t in drawn}
+    for kind in RELATION_KINDS:  # each relation from the palette and from the canvas
+        assert (kind, "palette") in pairs and (kind, "canvas_block") in pairs, kind
+
+
+def test_sources_span_every_category_and_the_infix_operators(drawn):
+    palette = {t.source.opcode for t in drawn if t.source.origin == "flyout"}
+    categories = {t.view.category for t in drawn if t.source.origin == "flyout"}
+    assert {"motion", "looks", "sound", "events", "control", "sensing", "operators",
+            "variables", "pen"} <= categories  # fmt: skip
+    assert {"operator_add", "operator_and", "operator_or", "operator_mod"} & palette
+    assert any(op.startswith("data_") and "list" in op for op in palette)  # lists
+    assert {"data_variable", "data_listcontents"} & palette  # variable reporters
+    menus = {"motion_goto", "motion_glideto", "motion_pointtowards", "looks_switchcostumeto",
+             "looks_switchbackdropto", "sound_play", "sound_playuntildone",
+             "sensing_touchingobject", "sensing_distanceto", "control_create_clone_of"}  # fmt: skip
+    assert len(menus & palette) >= 3  # blocks with sprite, costume and sound menus
+    infix = {k.opcode for k in block_kinds()["reporter"] + block_kinds()["boolean"]}
+    assert {"operator_add", "operator_subtract", "operator_multiply", "operator_divide",
+            "operator_mod", "operator_and", "operator_or"} <= infix  # fmt: skip
+    for kind in block_kinds()["reporter"]:
+        parse_scripts(kind.text(), variables=["my variable"], lists=["my list"])
+
+
+def test_scenes_are_varied_as_people_build_them(drawn):
+    scripts = [len(t.project["scripts"]) for t in drawn]
+    blocks = [
+        sum(1 for b in edited_blocks(t).values() if isinstance(b, dict) and not b.get("shadow"))
+        for t in drawn
+    ]
+    assert min(scripts) == 1 and max(scripts) >= 9
+    assert max(blocks) >= 35
+    assert {t.view.target for t in drawn} >= {None, "Stage"}
+    assert any(t.view.target not in (None, "Stage") for t in drawn)  # another sprite
+    assert {t.view.stage_size for t in drawn} == {"large", "small"}
+    scales = [t.view.scale for t in drawn]
+    assert min(scales) < 0.6 and max(scales) > 0.9
+    assert any(t.project.get("variables") for t in drawn)
+    # C-mouths both empty and filled, and targets nested inside C-blocks
+    mouths = [s for t in drawn for s in spots(edited_blocks(t)) if s.kind in ("c_mouth", "else")]
+    assert {s.empty for s in mouths} == {True, False}
+    nested = 0
+    for t in drawn:
+        blocks = edited_blocks(t)
+        parent = blocks[t.main_relation().block].get("parent")
+        if parent and blocks[parent]["opcode"].startswith("control_"):
+            nested += 1
+    assert nested >= 20
+
+
+def test_instructions_name_blocks_in_many_ways(drawn):
+    texts = [t.instruction for t in drawn]
+    assert len(set(texts)) == len(texts)
+    verbs = Counter(t.split()[0] for t in texts)
+    assert len(verbs) >= 8, verbs
+    joined = "\n".join(texts)
+    for phrase in ("stack starting with", "between", "condition slot", "else branch",
+                   "input slot of", "on top of", "from the", "lone", "motion_"):  # fmt: skip
+        assert phrase in joined, phrase
+    assert any(w in joined for w in ("greater than", "bigger than", "plus", "equals"))
+    assert any(t.split("'")[1:2] and " the second '" in t for t in texts)  # ordinals
+
+
+def test_the_oracle_solves_every_relation_kind_in_the_real_editor(drag_env):
+    """One task of each kind, sampled (view fitted, regions from Blockly's geometry) and
+    dragged by the oracle in the real editor."""
+    env = drag_env
+    env.reset(options={"task": "dc-01"})
+    oracle = DragOracleAgent()
+    oracle.bind(env)
+    gen = TaskGenerator(4)
+    failed = []
+    for kind in RELATION_KINDS:
+        task = gen.sample(env.page, kind)
+        assert relation_kind(task) == kind
+        obs, info = env.reset(options={"task": task})
+        oracle.reset(env.task)
+        _, reward, terminated, _, info = env.step(oracle.act(obs, info))
+        assert terminated
+        if reward != 1.0:
+            failed.append((kind, task.instruction))
+    assert not failed, failed
+
+
+def test_unknown_words_get_the_same_id_in_instructions_and_elements():
+    ids = tokens.encode("Drag the 'factorial' block below 'set zorblax to 0'", 16)
+    assert tokens.encode("factorial", 1)[0] in ids
+    assert tokens.encode("zorblax", 1)[0] in ids
+    assert tokens.encode("factorial", 1)[0] != tokens.encode("score", 1)[0]
+    assert len(set(tokens.encode("alpha beta gamma delta", 4))) == 4
+    assert max(ids) < tokens.size()
+
+
+def test_the_heuristic_finds_a_block_by_a_name_no_vocabulary_holds():
+    elements = [
+        {"type": "flyout_block", "text": "factorial", "x": 20, "y": 200, "w": 80, "h": 30},
+        {"type": "flyout_block", "text": "score", "x": 20, "y": 250, "w": 60, "h": 30},
+        {"type": "block", "text": "say Hello", "x": 400, "y": 200, "w": 90, "h": 40},
+        {"type": "block", "text": "say blorptastic", "x": 400, "y": 400, "w": 130, "h": 40},
+    ]
+    obs = {
+        "instruction": tokens.encode(
+            "Drag the 'factorial' block from the palette into the slot of 'say blorptastic'",
+            tokens.INSTRUCTION_TOKENS,
+        ),
+        **encode_elements(elements),
+    }
+    start, end = heuristic_points(obs)
+    assert 20 <= start[0] <= 100 and 200 <= start[1] <= 230  # factorial, not score
+    assert end[1] > 350  # dropped at 'say blorptastic', not 'say Hello'
+
+
+TRAINING_CODE = (
+    "scratch_gym/single_drag/generation",
+    "scratch_gym/single_drag/tokens.py",
+    "scratch_gym/single_drag/policy.py",
+    "scratch_gym/single_drag/curriculum.py",
+    "scratch_gym/single_drag/heuristic.py",
+    "scratch_gym/single_drag/knowledge.py",
+)
+
+
+def test_training_code_never_reads_scratchworld():
+    """The generator, grammar, vocabulary, policy and heuristic import nothing that reads a
+    ScratchWorld checkout and name none of its files (its drag tasks are a transfer test)."""
+    files = []
+    for entry in TRAINING_CODE:
+        path = REPO_ROOT / entry
+        files += sorted(path.glob("*.py")) if path.is_dir() else [path]
+    assert len(files) >= 8
+    for path in files:
+        text = path.read_text()
+        # env ids ("ScratchWorld-SingleDragElements-v0") are the library's own names
+        assert not re.search(r"scratchworld(?!-)", text.lower()), path
+        for node in ast.walk(ast.parse(text)):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            for name in names:
+                assert "scratchworld" not in name and "perception" not in name, (path, name)
+
+
+def test_the_static_check_catches_a_planted_read():
+    planted = "from scratch_gym.single_drag.scratchworld_tasks import load\n"
+    assert re.search(r"scratchworld(?!-)", planted.lower())
+    assert not re.search(r"scratchworld(?!-)", "gym.make('scratchworld-singledrag-v0')")
