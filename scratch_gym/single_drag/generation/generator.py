@@ -44,6 +44,7 @@ SOURCE_SHAPES = {
     "condition": ("boolean",),
 }
 DIRECT = ("below", "insert", "above")
+_CATEGORIES = ("motion", "looks", "sound", "events", "control", "sensing", "operators", "variables")
 
 
 @dataclass(frozen=True)
@@ -189,9 +190,6 @@ class TaskGenerator:
             return None
         task.regions = regions
         return task
-
-
-_CATEGORIES = ("motion", "looks", "sound", "events", "control", "sensing", "operators", "variables")
 
 
 def _edited(project: dict[str, Any], target: str) -> dict[str, Any]:
@@ -350,13 +348,3 @@ def _points_to_show(geo: Geometry, task: DragTask) -> list[tuple[float, float]]:
 def _inner(geo: Geometry) -> tuple[float, float, float, float]:
     x, y, w, h = geo.data["canvas_rect"]
     return x + MARGIN[0], y + MARGIN[1], x + w - MARGIN[2], y + h - MARGIN[3]
-
-
-def relation_counts(tasks: list[DragTask]) -> dict[str, int]:
-    """How many tasks of each relation kind (for tests and reports)."""
-    from scratch_gym.single_drag.kinds import relation_kind
-
-    out = dict.fromkeys(RELATION_KINDS, 0)
-    for t in tasks:
-        out[relation_kind(t)] += 1
-    return out
