@@ -25,9 +25,12 @@ SHAPES = ("hat", "stack", "cap", "c", "reporter", "boolean", "variable")
 def edited_blocks(task: DragTask, project: dict[str, Any] | None = None) -> dict[str, Any]:
     """The blocks of the target the task edits (its view's target, else the first sprite)."""
     project = project if project is not None else task.build_project()
-    targets = project["targets"]
-    name = task.view.target
-    for t in targets:
+    return target_blocks(project, task.view.target)
+
+
+def target_blocks(project: dict[str, Any], name: str | None) -> dict[str, Any]:
+    """The blocks of the target named ``name`` (None: the first sprite, as a project loads)."""
+    for t in project["targets"]:
         if (name is None and not t.get("isStage")) or t.get("name") == name:
             return t.get("blocks", {})
     return {}

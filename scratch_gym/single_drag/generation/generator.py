@@ -28,7 +28,7 @@ from scratch_gym.single_drag.generation.blocks import (
 from scratch_gym.single_drag.generation.scenes import Scene, SceneWriter, draw_scene
 from scratch_gym.single_drag.geometry import Geometry, connection_pair
 from scratch_gym.single_drag.geometry_regions import geometric_regions
-from scratch_gym.single_drag.kinds import RELATION_KINDS
+from scratch_gym.single_drag.kinds import RELATION_KINDS, target_blocks
 from scratch_gym.single_drag.task import DragTask, Relation, Source, View, build_project
 
 PALETTE_TOP, PALETTE_BOTTOM = 110.0, 715.0
@@ -118,7 +118,7 @@ class TaskGenerator:
         self.count += 1
         scene = draw_scene(rng)
         kind = kind or rng.choice(RELATION_KINDS)
-        blocks = _edited(build_project(scene.spec()), scene.target)
+        blocks = target_blocks(build_project(scene.spec()), scene.target)
         places = [s for s in spots(blocks) if s.kind == kind]
         if not places:
             return None
@@ -130,7 +130,7 @@ class TaskGenerator:
         source, origin, kind_of_source = drawn
         project_spec = scene.spec()
         project = build_project(project_spec)
-        blocks = _edited(project, scene.target)
+        blocks = target_blocks(project, scene.target)
         view = View(
             category=kind_of_source.category if origin == "palette" else rng.choice(_CATEGORIES),
             scale=round(rng.uniform(0.5, 1.0), 3),
@@ -190,10 +190,6 @@ class TaskGenerator:
             return None
         task.regions = regions
         return task
-
-
-def _edited(project: dict[str, Any], target: str) -> dict[str, Any]:
-    return next(t for t in project["targets"] if t["name"] == target)["blocks"]
 
 
 def _draw_source(
