@@ -138,10 +138,8 @@ def scratchworld_with_regions(checkout: str | None) -> list:
     """The checkout's drag tasks whose real-drag BFS regions are cached."""
     if not checkout:
         return []
-    from scratch_gym.single_drag.scratchworld_tasks import (
-        attach_regions,
-        load_scratchworld_drag_tasks,
-    )
+    from scratch_gym.single_drag.regions_cache import attach_regions
+    from scratch_gym.single_drag.scratchworld_tasks import load_scratchworld_drag_tasks
 
     tasks = load_scratchworld_drag_tasks(checkout)
     attach_regions(tasks, compute=False)

@@ -27,7 +27,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 from tqdm import tqdm
 
 import scratch_gym  # noqa: F401
-from scratch_gym.single_drag.curriculum import NearFirst
+from scratch_gym.single_drag.training.curriculum import NearFirst
 
 ENV_ID = "ScratchWorld-SingleDragPixels-v0"
 MONITOR_KEYS = ("success", "start_correct", "end_correct")

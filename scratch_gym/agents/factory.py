@@ -11,12 +11,24 @@ from scratch_gym.agents.answering import (
     ProgramRandomAgent,
 )
 from scratch_gym.agents.base import MODES, Agent
-from scratch_gym.agents.single_drag import DragOracleAgent, DragRandomAgent
+from scratch_gym.agents.single_drag import (
+    DragHeuristicAgent,
+    DragOracleAgent,
+    DragPolicyAgent,
+    DragRandomAgent,
+)
 
-AGENTS = ("random", "oracle", "llm")
+AGENTS = ("random", "oracle", "llm", "drag-policy", "drag-heuristic")
+# agents that act in one mode only
+ONE_MODE = {"drag-policy": "single_drag", "drag-heuristic": "single_drag"}
 # the one-step suites' built-in agents, by mode
 BUILT_IN: dict[str, dict[str, type[Agent]]] = {
-    "single_drag": {"oracle": DragOracleAgent, "random": DragRandomAgent},
+    "single_drag": {
+        "oracle": DragOracleAgent,
+        "random": DragRandomAgent,
+        "drag-policy": DragPolicyAgent,
+        "drag-heuristic": DragHeuristicAgent,
+    },
     "perception": {"oracle": AnswerOracleAgent, "random": AnswerRandomAgent},
     "nl2scratch": {"oracle": ProgramOracleAgent, "random": ProgramRandomAgent},
 }
@@ -26,9 +38,15 @@ def make_agent(name: str, mode: str = "primitive", **kwargs: Any) -> Agent:
     """An agent for ``mode`` (one of ``MODES``): ``random`` (seed), ``oracle`` (each mode has its
     own: the primitive or composite oracle, the single-drag, perception or NL2Scratch oracle), or
     ``llm`` (base_url, model, api_key_env, coords, history, max_retries, backoff_s, timeout_s,
-    temperature, max_tokens, parse_retries)."""
+    temperature, max_tokens, parse_retries); in single_drag mode also ``drag-policy`` (the
+    shipped checkpoint, or ``drag-policy:PATH``) and ``drag-heuristic``."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; allowed: {', '.join(MODES)}")
+    name, kwargs = split_agent_name(name, kwargs)
+    if name in ONE_MODE and mode != ONE_MODE[name]:
+        raise ValueError(f"the {name} agent acts in {ONE_MODE[name]} mode only, not {mode!r}")
+    if name in ONE_MODE:
+        return BUILT_IN[mode][name](mode, **kwargs)
     if name in ("oracle", "random") and mode in BUILT_IN:
         return BUILT_IN[mode][name](mode, **kwargs)
     if name == "random":
@@ -51,3 +69,24 @@ def make_agent(name: str, mode: str = "primitive", **kwargs: Any) -> Agent:
         client = ChatClient(**{k: kwargs.pop(k) for k in client_keys if k in kwargs})
         return LLMAgent(client, mode=mode, **kwargs)
     raise ValueError(f"unknown agent {name!r}; allowed: {', '.join(AGENTS)}")
+
+
+def split_agent_name(name: str, kwargs: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+    """``drag-policy:PATH`` -> (``drag-policy``, checkpoint=PATH); other names as they are.
+    ValueError for a name no agent has (did-you-mean from ``AGENTS``)."""
+    kwargs = dict(kwargs or {})
+    base, sep, arg = name.partition(":")
+    if base == "drag-policy" and sep:
+        if not arg:
+            raise ValueError("drag-policy:PATH needs a checkpoint path after the colon")
+        kwargs["checkpoint"] = arg
+        return base, kwargs
+    if name not in AGENTS:
+        import difflib
+
+        close = difflib.get_close_matches(name, AGENTS, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(
+            f"unknown agent {name!r}{hint}; allowed: {', '.join(AGENTS)}, drag-policy:PATH"
+        )
+    return name, kwargs

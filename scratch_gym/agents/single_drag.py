@@ -7,7 +7,11 @@
   workspace); in the ``gt_start`` setting, where the instruction gives the start point, it starts
   there.
 
-Both answer ``{"start": [x, y], "end": [x, y]}`` in viewport pixels.
+* :class:`DragPolicyAgent` (``drag-policy``) runs a trained drag policy (the shipped checkpoint,
+  or ``drag-policy:PATH``) and :class:`DragHeuristicAgent` (``drag-heuristic``) the scripted
+  heuristic; both see only what ``ScratchWorld-SingleDragElements-v0`` shows (no regions).
+
+All answer ``{"start": [x, y], "end": [x, y]}`` in viewport pixels.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from scratch_gym.agents.base import PrivilegedAgent
+from scratch_gym.agents.base import Agent, PrivilegedAgent
 
 CODE_AREA = ((60.0, 93.0), (781.0, 719.0))  # palette + workspace: where blocks are
 
@@ -69,3 +73,70 @@ class DragRandomAgent(_DragAgent):
         else:
             start = self._point()
         return {"start": start, "end": self._point()}
+
+
+class _ElementsDragAgent(Agent):
+    """A drag policy of the ``elements`` space acting in the single-drag suite: it reads the
+    screen as ``ScratchWorld-SingleDragElements-v0`` shows it (``observe_as("elements")``: the
+    instruction and the element list, nothing privileged) and answers its grid action's points."""
+
+    mode = "single_drag"
+
+    def __init__(self, mode: str | None = None) -> None:
+        super().__init__()
+        if mode not in (None, self.mode):
+            raise ValueError(f"the {self.name} agent acts in {self.mode} mode, not {mode!r}")
+        self.env: Any = None
+
+    def bind(self, env: Any) -> None:
+        self.env = env.unwrapped if hasattr(env, "unwrapped") else env
+
+    def policy(self, obs: dict[str, Any]) -> np.ndarray:
+        """Grid actions (1, 4) for one ``elements`` observation."""
+        raise NotImplementedError
+
+    def act(self, observation: Any, info: dict[str, Any]) -> dict[str, list[float]]:
+        from scratch_gym.single_drag.rl_spaces import grid_points
+
+        if self.env is None:
+            raise RuntimeError(f"the {self.name} agent needs bind(env) before it acts")
+        start, end = grid_points(self.policy(self.env.observe_as("elements")))
+        return {"start": [float(v) for v in start[0]], "end": [float(v) for v in end[0]]}
+
+
+class DragHeuristicAgent(_ElementsDragAgent):
+    """The scripted heuristic (``single_drag.training.heuristic``): quoted phrases matched to
+    element texts, Scratch's layout conventions for the drop."""
+
+    name = "drag-heuristic"
+
+    def __init__(self, mode: str | None = None) -> None:
+        super().__init__(mode)
+        from scratch_gym.single_drag.training.heuristic import HeuristicDragPolicy
+
+        self._policy = HeuristicDragPolicy()
+
+    def policy(self, obs: dict[str, Any]) -> np.ndarray:
+        return self._policy(obs)
+
+
+class DragPolicyAgent(_ElementsDragAgent):
+    """A trained drag policy: the checkpoint shipped with the package, or ``checkpoint`` (a
+    ``policy.pt`` written by ``examples/train_drag_policy.py``). Needs the ``rl`` extra."""
+
+    name = "drag-policy"
+
+    def __init__(self, mode: str | None = None, checkpoint: str | None = None) -> None:
+        super().__init__(mode)
+        try:
+            from scratch_gym.single_drag.training.policy import DragPolicy, shipped_checkpoint
+        except ModuleNotFoundError as exc:  # torch
+            raise ValueError(
+                f"the drag-policy agent needs the rl extra ({exc.name} is not installed): "
+                "pip install 'scratch-gym[rl]'"
+            ) from None
+        self.checkpoint = str(checkpoint or shipped_checkpoint())
+        self._policy = DragPolicy.load(self.checkpoint)
+
+    def policy(self, obs: dict[str, Any]) -> np.ndarray:
+        return self._policy(obs)

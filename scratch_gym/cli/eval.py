@@ -32,7 +32,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     from scratch_gym.suites import SUITES
 
     p = sub.add_parser("eval", help="evaluate an agent on a task suite (tables, plots, JSON)")
-    p.add_argument("--agent", choices=AGENTS, default="random", help="agent to evaluate")
+    p.add_argument(
+        "--agent",
+        type=agent_name,
+        default="random",
+        metavar="AGENT",
+        help=f"agent to evaluate: {', '.join(AGENTS)} (single-drag: drag-policy is the shipped "
+        "checkpoint, drag-policy:PATH another one)",
+    )
     p.add_argument("--label", default="", help="row name in the tables (default: the agent)")
     p.add_argument(
         "--mode",
@@ -69,7 +76,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--regions",
         default=None,
         choices=["editor", "model"],
-        help="single-drag with --scratchworld: how the BFS of feasible regions probes points: real "
+        help="single-drag with --scratchworld or --tasks-dir: how the BFS of feasible regions probes points: real "
         "drags (editor, the paper's method, default) or the calibrated drag model (seconds per task)",
     )
     p.add_argument(
@@ -113,6 +120,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
+def agent_name(text: str) -> str:
+    """argparse type of ``--agent``: a known agent or ``drag-policy:PATH``."""
+    from scratch_gym.agents.factory import split_agent_name
+
+    try:
+        split_agent_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 def add_llm_arguments(p: argparse.ArgumentParser) -> None:
     """The LLM agent's options (shared by ``eval`` and ``run``)."""
     from scratch_gym.agents.coords import CONVENTIONS
@@ -154,6 +172,7 @@ SUITE_FLAGS = {
     "seed": "--perception-seed",
     "screens": "--screens",
     "references": "--references",
+    "tasks_dirs": "--tasks-dir",
 }
 
 
@@ -177,6 +196,8 @@ def suite_from_args(args: argparse.Namespace) -> Suite:
         "screens": args.screens,
         "references": args.references,
     }
+    if args.suite == "single-drag" and getattr(args, "tasks_dirs", None):
+        options["tasks_dirs"] = tuple(args.tasks_dirs)  # other suites read them from the registry
     return make_suite(args.suite, labels=SUITE_FLAGS, **options)
 
 

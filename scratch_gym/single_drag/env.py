@@ -194,6 +194,14 @@ class SingleDragEnv(PageEnv):
         info["step_time_ms"] = (time.perf_counter() - t0) * 1000
         return obs, reward, True, False, info
 
+    def observe_as(self, observation: str) -> Any:
+        """The current screen as another observation model would show it (``"screen"``,
+        ``"pixels"`` or ``"elements"``): what an agent built for another space sees, no more
+        (nothing privileged). For agents run by a suite that makes this env with one space."""
+        if self.task is None:
+            raise RuntimeError("call reset() before observe_as()")
+        return observation_model(observation, None).observe(self.page, self.text)
+
     def hidden_facts(self) -> dict[str, Any]:
         """For privileged agents: the episode's ``task`` and its feasible ``regions``."""
         if self.task is None:

@@ -364,3 +364,18 @@ def save_regions(task: DragTask, folder: Path | None = None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(task.regions.to_json()) + "\n")
     return path
+
+
+def write_task(task: DragTask, folder: Path) -> Path:
+    """Write ``task`` as a stored task: ``<folder>/<id>/task.toml``, and ``regions.json`` when it
+    has regions. ``read_task`` reads it back equal."""
+    from scratch_gym.toml_text import dumps
+
+    data = task.to_json()
+    data.pop("regions", None)
+    path = task_path(task.id, folder) / TASK_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dumps(data))
+    if task.regions is not None:
+        save_regions(task, folder)
+    return path

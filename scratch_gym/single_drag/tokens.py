@@ -5,7 +5,9 @@ symbol of the block catalogue: block texts, menu options, input names; the instr
 templates; the grab/drop rules) and get ids of their own; any other word (a variable's name,
 "factorial") gets one of ``HASH_BUCKETS`` ids by a stable hash of its letters, so the same
 unseen word has the same id in the instruction and in the element texts, and a policy can match
-them. Ids: 0 padding, 1 unused (was: unknown word), 2 a quote mark (instructions quote block
+them. Before the split into words, two spellings are read as Scratch shows them: an opcode id
+(``control_if_else``) as its block's words (``if then else``), and words for an operator's
+symbol (``greater than``, ``plus``; ``SYMBOL_WORDS``) as the symbol. Ids: 0 padding, 1 unused (was: unknown word), 2 a quote mark (instructions quote block
 texts), 3 a number or a colour; then the known words, sorted; then the hash buckets.
 """
 
@@ -19,10 +21,23 @@ import numpy as np
 
 PAD, UNUSED, QUOTE, NUM = 0, 1, 2, 3
 SPECIALS = ("<pad>", "<unused>", "<q>", "<num>")
-INSTRUCTION_TOKENS = 48
+INSTRUCTION_TOKENS = 64
 ELEMENT_TOKENS = 6
 HASH_BUCKETS = 4096
 _WORD = re.compile(r"#[0-9a-f]{3,8}\b|-?\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)*|'|[+\-*/<>=]")
+
+# General English for the operators' symbols (the grammar writes them; the tokenizer reads them).
+SYMBOL_WORDS: dict[str, tuple[str, ...]] = {
+    ">": ("greater than", "bigger than", "more than"),
+    "<": ("less than", "smaller than"),
+    "=": ("equals", "equal to", "is equal"),
+    "+": ("plus", "addition", "add"),
+    "-": ("minus", "subtraction", "subtract"),
+    "*": ("times", "multiplication", "multiply"),
+    "/": ("divided by", "division", "divide"),
+}
+_OPCODE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b", re.IGNORECASE)
+
 
 # Words of the instruction templates (stored tasks, settings) beyond the catalogue's.
 TEMPLATE_TEXT = (
@@ -37,6 +52,46 @@ def words(text: str) -> list[str]:
     """Lower-case words, numbers, symbols and quote marks, in order (an apostrophe inside a
     word, as in "what's", belongs to the word)."""
     return _WORD.findall(text.lower())
+
+
+def canonical(text: str) -> str:
+    """``text`` with opcode ids replaced by their block's words and symbol words by the symbol
+    (``'operator_gt'`` and ``'greater than'`` both read ``'>'``-like)."""
+    text = _OPCODE.sub(lambda m: _opcode_words().get(m.group(0).lower(), m.group(0)), text)
+    return _SYMBOL_PHRASE().sub(lambda m: _symbol_of()[m.group(0).lower()], text)
+
+
+@lru_cache(maxsize=1)
+def _opcode_words() -> dict[str, str]:
+    """Opcode -> the words of its block (slots left out): ``motion_movesteps`` -> ``move steps``."""
+    from scratch_gym.program import catalogue
+
+    return {
+        spec.opcode.lower(): " ".join(
+            p.replace("@greenFlag", "green flag") for p in spec.pattern.parts if p
+        )  # fmt: skip
+        for spec in catalogue
+    }
+
+
+@lru_cache(maxsize=1)
+def _symbol_of() -> dict[str, str]:
+    """Symbol words -> symbol; a single word that blocks also use (``add``, ``times``) stays."""
+    from scratch_gym.program import catalogue
+
+    block_words = {w for spec in catalogue for w in words(spec.scratchblocks)}
+    return {
+        w: sym
+        for sym, phrases in SYMBOL_WORDS.items()
+        for w in phrases
+        if " " in w or w not in block_words
+    }
+
+
+@lru_cache(maxsize=1)
+def _SYMBOL_PHRASE() -> re.Pattern[str]:  # noqa: N802 (a compiled constant, built lazily)
+    longest_first = sorted(_symbol_of(), key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, longest_first)) + r")\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -83,7 +138,7 @@ def _is_number(word: str) -> bool:
 def encode(text: str, length: int) -> np.ndarray:
     """``text`` as ``length`` token ids (truncated, padded with 0)."""
     out = np.zeros(length, np.int64)
-    for i, word in enumerate(words(text)[:length]):
+    for i, word in enumerate(words(canonical(text))[:length]):
         if word == "'":
             out[i] = QUOTE
         elif _is_number(word):

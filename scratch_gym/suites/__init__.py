@@ -29,7 +29,7 @@ from scratch_gym.suites.tasks import TaskSuite
 SUITE_CLASSES: dict[str, tuple[type[Suite], tuple[str, ...]]] = {
     "tasks": (TaskSuite, ()),
     "scratchworld": (TaskSuite, ("scratchworld", "time")),
-    "single-drag": (SingleDragSuite, ("setting", "scratchworld", "regions")),
+    "single-drag": (SingleDragSuite, ("setting", "scratchworld", "regions", "tasks_dirs")),
     "perception": (PerceptionSuite, ("seed", "screens")),
     "nl2scratch": (ProgramSuite, ("references",)),
 }

@@ -4,18 +4,46 @@ connection forms; reported as the paper's Pass@k / start / end / spatial-error t
 With ``scratchworld=PATH`` it runs the Single-Step Drag tasks of that ScratchWorld checkout
 (:mod:`scratch_gym.single_drag.scratchworld_tasks`) instead of the stored ones; their feasible
 regions are computed by BFS in this editor the first time they are selected (a progress bar) and
-cached per task and editor version (``scratchworld_tasks.regions_cache_dir``). ``regions="model"``
+cached per task and editor version (``regions_cache.regions_cache_dir``). ``regions="model"``
 probes the BFS with the calibrated drag model instead of real drags (seconds instead of minutes
-per task; see :mod:`scratch_gym.single_drag.probe_regions`)."""
+per task; see :mod:`scratch_gym.single_drag.probe_regions`).
+
+With ``tasks_dirs=(DIR, ...)`` (``eval --tasks-dir DIR``) it runs the single-drag tasks in those
+folders (the stored format: ``<id>/task.toml``, ``regions.json`` where known) instead; missing
+regions are computed and cached the same way, outside DIR."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from scratch_gym.suites.base import Suite
+
+
+def _folder_tasks(folders: Sequence[str], ids: list[str] | None) -> list[Any]:
+    """The single-drag tasks of ``folders`` (all, or ``ids``); ids must be unique."""
+    from scratch_gym.single_drag.task import load_tasks
+
+    found: dict[str, Any] = {}
+    for folder in folders:
+        for task in load_tasks(folder=Path(folder)):
+            if task.id in found:
+                raise ValueError(f"task id {task.id!r} is in two task folders")
+            found[task.id] = task
+    if not found:
+        raise ValueError(f"no single-drag task (<id>/task.toml) in {', '.join(folders)}")
+    if ids is None:
+        return list(found.values())
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise ValueError(
+            f"unknown single-drag task(s) {', '.join(missing)}; the folders hold "
+            f"{', '.join(sorted(found)[:10])}{'...' if len(found) > 10 else ''}"
+        )
+    return [found[i] for i in ids]
 
 
 @dataclass(frozen=True)
@@ -26,6 +54,7 @@ class SingleDragSuite(Suite):
     setting: str = "baseline"
     scratchworld: str | None = None
     regions: str = "editor"  # a checkout's regions: BFS probed by real drags, or by the drag model
+    tasks_dirs: tuple[str, ...] | None = None  # the user's folders of single-drag tasks
     name = "single-drag"
     modes = ("single_drag",)
 
@@ -36,16 +65,26 @@ class SingleDragSuite(Suite):
         if self.setting not in SETTINGS:
             raise ValueError(f"setting must be one of {SETTINGS}, got {self.setting!r}")
         check_probe(self.regions)
-        if self.regions != "editor" and not self.scratchworld:
+        if self.scratchworld and self.tasks_dirs:
+            raise ValueError("give a ScratchWorld checkout or task folders (--tasks-dir), not both")
+        if self.regions != "editor" and not (self.scratchworld or self.tasks_dirs):
             raise ValueError(
-                "regions='model' applies to a ScratchWorld checkout's tasks (scratchworld=PATH); "
-                "the stored tasks carry their regions (tasks/single_drag/<id>/regions.json)"
+                "regions='model' applies to a ScratchWorld checkout's tasks (scratchworld=PATH) "
+                "or task folders (--tasks-dir); the stored tasks carry their regions "
+                "(tasks/single_drag/<id>/regions.json)"
             )
+        for folder in self.tasks_dirs or ():
+            if not Path(folder).is_dir():
+                raise ValueError(
+                    f"{folder}: no such folder; a single-drag task folder holds <id>/task.toml"
+                )
 
     @property
     def source(self) -> str:
         if self.scratchworld:
             return f"ScratchWorld single-drag tasks of {self.scratchworld}, {self.setting}"
+        if self.tasks_dirs:
+            return f"single-drag tasks of {', '.join(self.tasks_dirs)}, {self.setting}"
         return f"stored tasks, {self.setting}"
 
     @property
@@ -57,8 +96,8 @@ class SingleDragSuite(Suite):
     ) -> list[Any]:
         from scratch_gym.single_drag.task import load_tasks
 
-        if self.scratchworld:
-            return self._scratchworld_tasks(categories, task_ids)
+        if self.scratchworld or self.tasks_dirs:
+            return self._outside_tasks(categories, task_ids)
         tasks = load_tasks(list(task_ids) if task_ids else None)
         missing = [t.id for t in tasks if t.regions is None]
         if missing:
@@ -73,32 +112,33 @@ class SingleDragSuite(Suite):
     def load(self, task_id: str) -> Any:
         from scratch_gym.single_drag.task import load_tasks
 
-        if self.scratchworld:
-            return self._scratchworld_tasks(None, [task_id], progress=False)[0]
+        if self.scratchworld or self.tasks_dirs:
+            return self._outside_tasks(None, [task_id], progress=False)[0]
         return load_tasks([task_id])[0]
 
-    def _scratchworld_tasks(
+    def _outside_tasks(
         self,
         categories: Sequence[str] | None,
         task_ids: Sequence[str] | None,
         progress: bool = True,
     ) -> list[Any]:
-        """The checkout's tasks with their regions (cached, else computed by BFS now)."""
-        from scratch_gym.single_drag.scratchworld_tasks import (
-            attach_regions,
-            load_scratchworld_drag_tasks,
-        )
+        """The checkout's or the folders' tasks with their regions (their own, cached, else
+        computed by BFS now)."""
+        from scratch_gym.single_drag.regions_cache import attach_regions
 
-        assert self.scratchworld is not None
-        tasks = load_scratchworld_drag_tasks(
-            self.scratchworld, list(task_ids) if task_ids else None
-        )
+        ids = list(task_ids) if task_ids else None
+        if self.scratchworld:
+            from scratch_gym.single_drag.scratchworld_tasks import load_scratchworld_drag_tasks
+
+            tasks = load_scratchworld_drag_tasks(self.scratchworld, ids)
+        else:
+            tasks = _folder_tasks(self.tasks_dirs or (), ids)
         if categories:
             tasks = [t for t in tasks if t.category in categories]
         failed = attach_regions(tasks, progress=progress, probe=self.regions)
         if failed:
             details = "; ".join(f"{k}: {v}" for k, v in failed.items())
-            raise ValueError(f"no feasible regions found for ScratchWorld task(s): {details}")
+            raise ValueError(f"no feasible regions found for task(s): {details}")
         return tasks
 
     def make_env(self, mode: str, env_spec: Any) -> Any:

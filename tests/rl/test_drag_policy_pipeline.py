@@ -1,5 +1,6 @@
-"""examples/train_drag_policy.py end to end on a tiny pool: fast-path training, the curve, the
-saved model and its evaluation in the real editor (the full run is a command, see the README)."""
+"""examples/train_drag_policy.py end to end on a tiny generated pool (fast-path training, the
+curve, the saved model, the held-out figures), its refusal of pools holding stored tasks, and a
+saved policy acting in the real editor (the full run is a command, see the README)."""
 
 from __future__ import annotations
 
@@ -11,49 +12,52 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.single_drag.scratchworld_checkout import checkout
-
 pytest.importorskip("torch")
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_drag_policy.py"
-KEYS = {"real_pass1_stored", "real_pass1_heldout", "fast_pass1_heldout", "random_pass1_heldout"}
+KEYS = {"trained_fast_pass1_heldout", "heuristic_fast_pass1_heldout", "random_fast_pass1_heldout"}
 
 
-def test_tiny_training_run_writes_model_curve_and_real_figures(drag_pool, tmp_path):
+@pytest.fixture(scope="module")
+def generated_pool(tmp_path_factory) -> Path:
+    from scratch_gym.single_drag.task_pool import build_pool
+
+    folder = tmp_path_factory.mktemp("generated-pool")
+    build_pool(folder, n=2, seed=7, workers=1)
+    return folder
+
+
+def test_tiny_training_run_writes_model_curve_and_figures(generated_pool, tmp_path):
     out = tmp_path / "run"
-    sw = checkout(tmp_path / "scratchworld")
-    cmd = [sys.executable, str(EXAMPLE), "--train-pool", str(drag_pool),
-           "--heldout-pool", str(drag_pool), "--minutes", "0.15", "--eval-every", "3",
-           "--real-heldout", "1", "--settings", "baseline", "--workers", "1",
-           "--train-on-stored", "--scratchworld", str(sw), "--out", str(out)]  # fmt: skip
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    cmd = [sys.executable, str(EXAMPLE), "--train-pool", str(generated_pool),
+           "--heldout-pool", str(generated_pool), "--minutes", "0.1", "--eval-every", "3",
+           "--out", str(out)]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
-    sw_keys = {"real_pass1_scratchworld", "heuristic_real_pass1_scratchworld"}
-    assert KEYS | sw_keys <= set(figures)
-    # the pool's two stored tasks and one held-out task; the checkout's task for both agents
-    assert figures["real_episodes"] == 5 and figures["scratchworld_tasks"] == 1
-    assert all(0.0 <= figures[k] <= 1.0 for k in KEYS | sw_keys)
+    assert KEYS <= set(figures) and all(0.0 <= figures[k] <= 1.0 for k in KEYS)
+    assert figures["train_pool"] == 2 and figures["updates"] > 0
+    assert 0 < figures["checkpoint_mb"] <= 20
     assert (out / "policy.pt").stat().st_size > 0 and (out / "curve.png").stat().st_size > 0
     curve = json.loads((out / "curve.json").read_text())
     assert len(curve) >= 2 and curve[-1]["updates"] > 0
 
 
-def test_an_unknown_scratchworld_task_is_named_before_training(tmp_path):
-    sw = checkout(tmp_path / "scratchworld")
-    cmd = [sys.executable, str(EXAMPLE), "--scratchworld", str(sw), "--scratchworld-tasks",
-           "T9_999", "--out", str(tmp_path / "run")]  # fmt: skip
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+def test_a_training_pool_with_stored_tasks_is_refused(drag_pool, tmp_path):
+    """The stored tasks are a held-out split: a pool that holds them cannot train."""
+    cmd = [sys.executable, str(EXAMPLE), "--train-pool", str(drag_pool), "--heldout-pool",
+           str(drag_pool), "--minutes", "0.05", "--out", str(tmp_path / "run")]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert done.returncode != 0
-    assert "no ScratchWorld single-drag task(s) T9_999" in done.stderr
-    assert not (tmp_path / "run" / "pool-train").exists()  # nothing was captured or trained
+    assert "holds tasks that are not generated (dc-05" in done.stderr
+    assert not (tmp_path / "run" / "policy.pt").exists()
 
 
 def test_saved_policy_acts_on_a_real_observation(drag_pool, tmp_path):
     import gymnasium as gym
 
-    from scratch_gym.single_drag.policy import DragPolicy, DragPolicyNet
     from scratch_gym.single_drag.task_pool import load_pool
+    from scratch_gym.single_drag.training.policy import DragPolicy, DragPolicyNet
 
     path = tmp_path / "p.pt"
     DragPolicy(DragPolicyNet()).save(path)

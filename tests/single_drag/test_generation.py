@@ -15,7 +15,6 @@ from scratch_gym.program import parse_scripts
 from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.generation.blocks import block_kinds
 from scratch_gym.single_drag.generation.generator import TaskGenerator, spots
-from scratch_gym.single_drag.heuristic import heuristic_points
 from scratch_gym.single_drag.kinds import (
     RELATION_KINDS,
     SHAPES,
@@ -26,6 +25,7 @@ from scratch_gym.single_drag.kinds import (
     source_shape,
 )
 from scratch_gym.single_drag.rl_spaces import encode_elements
+from scratch_gym.single_drag.training.heuristic import heuristic_points
 from tests.conftest import REPO_ROOT
 
 
@@ -160,9 +160,8 @@ def test_the_heuristic_finds_a_block_by_a_name_no_vocabulary_holds():
 TRAINING_CODE = (
     "scratch_gym/single_drag/generation",
     "scratch_gym/single_drag/tokens.py",
-    "scratch_gym/single_drag/policy.py",
-    "scratch_gym/single_drag/curriculum.py",
-    "scratch_gym/single_drag/heuristic.py",
+    "scratch_gym/single_drag/training",
+    "examples/train_drag_policy.py",
     "scratch_gym/single_drag/knowledge.py",
 )
 

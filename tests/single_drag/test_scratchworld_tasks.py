@@ -10,11 +10,10 @@ import pytest
 from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.single_drag.geometry import Geometry
 from scratch_gym.single_drag.regions import Region, Regions
+from scratch_gym.single_drag.regions_cache import attach_regions, regions_cache_path
 from scratch_gym.single_drag.scratchworld_tasks import (
     ScratchWorldDragError,
-    attach_regions,
     load_scratchworld_drag_tasks,
-    regions_cache_path,
 )
 from scratch_gym.single_drag.task import task_from_json
 from scratch_gym.suites import make_suite
@@ -131,10 +130,10 @@ def test_view_puts_their_start_point_on_the_block_and_the_oracle_solves_it(tmp_p
 def test_regions_probed_by_the_drag_model_let_the_oracle_solve_it(tmp_path, monkeypatch, drag_env):
     """``regions="model"``: the BFS probes the calibrated drag model (one capture) instead of real
     drags; the regions are cached apart, hold the block's press point, and are feasible for real."""
-    from scratch_gym.single_drag import scratchworld_tasks
+    from scratch_gym.single_drag import regions_cache
 
     # (not SCRATCH_GYM_CACHE: the editor itself is found through it)
-    monkeypatch.setattr(scratchworld_tasks, "regions_cache_dir", lambda: tmp_path / "regions")
+    monkeypatch.setattr(regions_cache, "regions_cache_dir", lambda: tmp_path / "regions")
     suite = make_suite("single-drag", scratchworld=str(checkout(tmp_path / "sw")), regions="model")
     [task] = suite.select()
     assert task.regions.method == "bfs-model" and task.regions.start.contains(tuple(DRAG_START))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scratch_gym.program import catalogue, render_block
+from scratch_gym.single_drag.tokens import SYMBOL_WORDS
 
 VERBS = ("Drag", "Place", "Put", "Attach", "Connect", "Insert", "Snap", "Drop", "Move")
 PALETTES = ("palette", "block palette", "flyout", "blocks menu", "block menu", "toolbox")
@@ -21,15 +22,6 @@ LONE = ("lone", "standalone", "free", "loose", "separate", "single")
 ON_CANVAS = ("", "", " on the canvas", " in the code area", " on the workspace",
              " in the scripting area")  # fmt: skip
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
-SYMBOL_WORDS = {
-    ">": ("greater than", "bigger than", "more than"),
-    "<": ("less than", "smaller than"),
-    "=": ("equals", "equal to", "is equal"),
-    "+": ("plus", "addition", "add"),
-    "-": ("minus", "subtraction", "subtract"),
-    "*": ("times", "multiplication", "multiply"),
-    "/": ("divided by", "division", "divide"),
-}
 ENDINGS = ("", "", "", " to connect them", " so that they snap together", " so they join")
 SLOT_KINDS = ("number", "text", "angle", "boolean", "menu", "colour", "broadcast")
 

@@ -31,25 +31,72 @@ from scratch_gym.single_drag.drag_model import simulate
 from scratch_gym.single_drag.rl_spaces import batched_elements, grid_cells
 from scratch_gym.single_drag.task_pool import Pool
 
+WEIGHTS = Path(__file__).resolve().parent / "weights"
 OFFSET_PX = 100.0  # offsets are predicted in units of 100 px
 SCREEN = np.array([*VIEWPORT, *VIEWPORT], np.float32)
 GRABBABLE = {1 + ELEMENT_TYPES.index(t) for t in ("block", "flyout_block")}
 DROPPABLE = {1 + ELEMENT_TYPES.index(t) for t in ("block", "input", "dropdown")}
 
 
+MATCH_FEATURES = 6  # per element and phrase, see ``match_features``
+MAX_RANK = 9  # ordinals the grammar writes: first .. ninth
+
+
+def match_features(
+    ins: torch.Tensor, phrase: torch.Tensor, el_tok: torch.Tensor, box: torch.Tensor
+) -> torch.Tensor:
+    """How each element's text matches one phrase of the instruction, from token identity only
+    (so a word never seen in training, hashed to the same id on both sides, matches as well as
+    a known one): the share of the element's words in the phrase, of the phrase's words in the
+    element, their Jaccard overlap, whether an unknown (hashed) word is shared, whether this is
+    the best overlap in the scene, and, among equally best elements, the reading-order rank
+    (top to bottom, then left to right) scaled to [0, 1]. Returns (B, K, MATCH_FEATURES + MAX_RANK).
+    """
+    content = (ins != tokens.PAD) & (ins != tokens.QUOTE) & (ins != tokens.NUM)
+    p_mask = phrase & content  # (B, L)
+    e_mask = (el_tok != tokens.PAD) & (el_tok != tokens.NUM)  # (B, K, T)
+    same = el_tok[..., :, None] == ins[:, None, None, :]  # (B, K, T, L)
+    same = same & e_mask[..., None] & p_mask[:, None, None, :]
+    e_in_p = same.any(-1).float().sum(-1)  # element words found in the phrase
+    p_in_e = same.any(-2).float().sum(-1)  # phrase words found in the element
+    n_e = e_mask.float().sum(-1)
+    n_p = p_mask.float().sum(-1, keepdim=True)
+    share_e = e_in_p / n_e.clamp(min=1)
+    share_p = p_in_e / n_p.clamp(min=1)
+    jaccard = p_in_e / (n_e + n_p - p_in_e).clamp(min=1)
+    hashed = (same & (el_tok >= len(tokens.vocabulary()))[..., None]).flatten(-2).any(-1).float()
+    score = jaccard + 0.001 * share_p  # ties broken by covering more of the phrase
+    best = (score >= score.max(1, keepdim=True).values - 1e-6) & (score > 0)
+    y, x = box[..., 1], box[..., 0]
+    earlier = (y[:, None, :] < y[:, :, None] - 1e-4) | (
+        ((y[:, None, :] - y[:, :, None]).abs() <= 1e-4) & (x[:, None, :] < x[:, :, None])
+    )  # [b, i, j]: j reads before i
+    rank = (earlier & best[:, None, :]).sum(-1).clamp(max=MAX_RANK - 1)
+    ranks = nn.functional.one_hot(rank, MAX_RANK).float() * best[..., None].float()
+    return torch.cat(
+        [torch.stack([share_e, share_p.expand_as(share_e), jaccard, hashed, best.float(),
+                      (n_e > 0).float()], -1), ranks], -1,
+    )  # fmt: skip
+
+
 class DragPolicyNet(nn.Module):
     """Phrase-to-element matching: the instruction's first quoted phrase names the block to
-    grab, the second the block to drop on, the words outside quotes the relation. Each element
-    (its words, type and box) is scored against each phrase (elementwise products of bag-of-word
-    embeddings, then an MLP); offsets come from the element and the relation."""
+    grab, the second the block to drop on, the whole instruction read in order (a GRU) the
+    relation. Each element (its words, type and box) is scored against each phrase by learned
+    embeddings and by ``match_features`` (token identity, so unknown names match too); the drop
+    head also sees the grabbed element (its box: a stack's height decides a drop above it).
+    Offsets come from the element, the relation and the grabbed element."""
 
     def __init__(self, width: int = 64, hidden: int = 128) -> None:
         super().__init__()
         vocab = tokens.size()
         self.config = {"width": width, "hidden": hidden}
         self.tok = nn.Embedding(vocab, width, padding_idx=tokens.PAD)
+        self.segment = nn.Embedding(5, width)  # before, in, between, in, after the quotes
+        self.read = nn.GRU(width, width, batch_first=True)
         self.kind = nn.Embedding(len(ELEMENT_TYPES) + 1, width)
         self.box = nn.Sequential(nn.Linear(6, width), nn.ReLU(), nn.Linear(width, width))
+        self.match = nn.Linear(MATCH_FEATURES + MAX_RANK, width)
 
         def mlp(inputs: int, outputs: int) -> nn.Sequential:
             return nn.Sequential(
@@ -57,33 +104,36 @@ class DragPolicyNet(nn.Module):
                 nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, outputs),
             )  # fmt: skip
 
-        self.grab = mlp(5, 3)  # logit, offset (2)
-        self.drop = mlp(6, 3)
+        self.grab_head = mlp(6, 3)  # logit, offset (2)
+        self.drop_head = mlp(9, 3)
 
     @staticmethod
     def _bag(emb: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         m = mask.float()
         return (emb * m[..., None]).sum(-2) / m.sum(-1, keepdim=True).clamp(min=1.0)
 
-    def forward(self, obs: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    def encode(self, obs: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+        """Per-element features and the grab logits/offsets (the drop waits for the grab)."""
         ins = obs["instruction"].long()
-        quote = (ins == tokens.QUOTE).long().cumsum(1)  # 1 inside the first quotes, 3 the second
+        segment = (ins == tokens.QUOTE).long().cumsum(1).clamp(max=4)
         emb = self.tok(ins)
         word = (ins != tokens.PAD) & (ins != tokens.QUOTE)
-        src_phrase = self._bag(emb, word & (quote == 1))
-        tgt_phrase = self._bag(emb, word & (quote == 3))
-        context = self._bag(emb, word & (quote % 2 == 0))
+        src_mask, tgt_mask = word & (segment == 1), word & (segment == 3)
+        src_phrase, tgt_phrase = self._bag(emb, src_mask), self._bag(emb, tgt_mask)
+        _, h = self.read(emb + self.segment(segment))
+        context = h[-1]
         el_tok = obs["element_tokens"].long()
         words = self._bag(self.tok(el_tok), el_tok != tokens.PAD)
         box = obs["element_box"].float()
         centre = box[..., :2] + box[..., 2:] / 2
         kinds = obs["element_type"].long()
         shape = self.kind(kinds) + self.box(torch.cat([box, centre], -1))
+        m_src = self.match(match_features(ins, src_mask, el_tok, box))
+        m_tgt = self.match(match_features(ins, tgt_mask, el_tok, box))
         k = words.shape[1]
         ctx = context[:, None].expand(-1, k, -1)
         src, tgt = src_phrase[:, None].expand(-1, k, -1), tgt_phrase[:, None].expand(-1, k, -1)
-        g = self.grab(torch.cat([words * src, words, shape, ctx, src], -1))
-        d = self.drop(torch.cat([words * tgt, words, shape, ctx, tgt, words * src], -1))
+        g = self.grab_head(torch.cat([words * src, words, shape, ctx, src, m_src], -1))
         grab_ok = torch.zeros_like(kinds, dtype=torch.bool)
         drop_ok = torch.zeros_like(kinds, dtype=torch.bool)
         for kind in GRABBABLE:
@@ -93,10 +143,49 @@ class DragPolicyNet(nn.Module):
         neg = torch.finfo(g.dtype).min / 2
         return {
             "grab_logits": g[..., 0].masked_fill(~grab_ok, neg),
-            "drop_logits": d[..., 0].masked_fill(~drop_ok, neg),
             "grab_offset": g[..., 1:3],
+            "drop_inputs": torch.cat(
+                [words * tgt, words, shape, ctx, tgt, words * src, m_tgt, m_src], -1
+            ),  # fmt: skip
+            "shape": shape,
+            "drop_ok": drop_ok,
+        }
+
+    def drop(self, state: dict[str, torch.Tensor], grab: torch.Tensor) -> dict[str, torch.Tensor]:
+        """Drop logits and offsets, given the grabbed element of each row (B,)."""
+        b = torch.arange(len(grab))
+        k = state["shape"].shape[1]
+        grabbed = state["shape"][b, grab][:, None].expand(-1, k, -1)
+        d = self.drop_head(torch.cat([state["drop_inputs"], grabbed], -1))
+        neg = torch.finfo(d.dtype).min / 2
+        return {
+            "drop_logits": d[..., 0].masked_fill(~state["drop_ok"], neg),
             "drop_offset": d[..., 1:3],
         }
+
+    def forward(
+        self, obs: dict[str, torch.Tensor], grab: torch.Tensor | None = None
+    ) -> dict[str, torch.Tensor]:
+        """Grab and drop heads; the drop is conditioned on ``grab`` (default: the argmax)."""
+        state = self.encode(obs)
+        if grab is None:
+            grab = state["grab_logits"].argmax(1)
+        return {
+            "grab_logits": state["grab_logits"],
+            "grab_offset": state["grab_offset"],
+            **self.drop(state, grab),
+        }
+
+
+def shipped_checkpoint() -> Path:
+    """The checkpoint that ships with the package (``weights/drag-policy.pt``)."""
+    path = WEIGHTS / "drag-policy.pt"
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{path}: the shipped drag policy is missing (a broken install?); retrain it with "
+            "examples/train_drag_policy.py and pass drag-policy:PATH"
+        )
+    return path
 
 
 def points(
@@ -115,6 +204,14 @@ def points(
     return start, end
 
 
+def trimmed(obs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A batch without the element slots that are padding in every row (elements come first,
+    padding last, so indices keep their meaning): the same actions, less work."""
+    present = np.asarray(obs["element_type"]) > 0
+    k = max(1, int(present.sum(1).max()) if present.size else 1)
+    return {name: (v[:, :k] if name.startswith("element_") else v) for name, v in obs.items()}
+
+
 def to_tensors(obs: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
     return {k: torch.as_tensor(np.asarray(v)) for k, v in obs.items()}
 
@@ -127,7 +224,7 @@ class DragPolicy:
 
     @torch.no_grad()
     def predict(self, obs: dict[str, np.ndarray]) -> np.ndarray:
-        t = to_tensors(obs)
+        t = to_tensors(trimmed(obs))
         out = self.net(t)
         start, end = points(t, out, out["grab_logits"].argmax(1), out["drop_logits"].argmax(1))
         return np.concatenate([grid_cells(start.numpy()), grid_cells(end.numpy())], 1)
@@ -140,10 +237,20 @@ class DragPolicy:
         torch.save({"config": self.net.config, "state": self.net.state_dict()}, path)
 
     @classmethod
-    def load(cls, path: Path) -> DragPolicy:
-        data = torch.load(path, map_location="cpu", weights_only=True)
-        net = DragPolicyNet(**data["config"])
-        net.load_state_dict(data["state"])
+    def load(cls, path: Path | str) -> DragPolicy:
+        """A saved policy; ValueError says what is wrong with the file."""
+        path = Path(path)
+        if not path.is_file():
+            raise ValueError(f"{path}: no such checkpoint file")
+        try:
+            data = torch.load(path, map_location="cpu", weights_only=True)
+            net = DragPolicyNet(**data["config"])
+            net.load_state_dict(data["state"])
+        except Exception as exc:  # pickle, zip or shape errors: all mean "not our checkpoint"
+            raise ValueError(
+                f"{path}: not a drag-policy checkpoint of this version ({type(exc).__name__}: "
+                f"{str(exc)[:200]}); write one with examples/train_drag_policy.py"
+            ) from None
         return cls(net)
 
 

@@ -1,0 +1,213 @@
+"""Drag-policy transfer: the shipped (or a given) drag policy, the scripted heuristic and the
+oracle on three held-out splits, every episode a real drag in the real editor.
+
+    .venv/bin/python benchmarks/drag_transfer.py [--policy PATH] [--scratchworld PATH]
+        [--heldout 60] [--heldout-seed 9001] [--settings baseline gt_start knowledge]
+        [--workers 2] [--out runs/drag-transfer]
+
+Splits (none of them seen by training, tuning or the vocabulary):
+
+* ``scratchworld``: the Single-Step Drag tasks of a ScratchWorld checkout (default
+  ``../shared/data/scratchworld`` where it exists). Their feasible regions (for ``gt_start``'s
+  start point and the error columns; success is the VM's verdict) are computed by BFS on first
+  use, probed by the calibrated drag model (``--regions model``, the default here) or by real
+  drags (``--regions editor``), and cached outside the checkout.
+* ``stored``: the 67 hand-written tasks of ``tasks/single_drag``.
+* ``heldout``: ``--heldout`` tasks from the generator at ``--heldout-seed`` (training pools use
+  other seeds), written to OUT/heldout-tasks in the stored format and run through
+  ``--tasks-dir`` (so that path is measured as users run it).
+
+Everything runs through the one runner (``scratch-gym eval --suite single-drag``); result files
+go to OUT and are resumed. Prints Pass@1 per split, setting and agent, then ScratchWorld's
+Pass@1 per relation kind and per source; the last line is one JSON object: ``pass1_*``,
+``heuristic_pass1_*``, ``oracle_pass1_scratchworld``, ``by_relation``, ``by_source``,
+``train_minutes`` and ``checkpoint_mb`` (from the checkpoint's ``figures.json`` where it has
+one), ``elements_max_scratchworld``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from scratch_gym.cli.output import table
+from scratch_gym.runner import AgentSpec, evaluate
+from scratch_gym.single_drag.instructions import SETTINGS
+from scratch_gym.single_drag.kinds import RELATION_KINDS, SOURCE_KINDS, relation_kind, source_kind
+from scratch_gym.suites import make_suite
+
+REPO = Path(__file__).resolve().parents[1]
+SPLITS = ("scratchworld", "stored", "heldout")
+
+
+def heldout_tasks(folder: Path, n: int, seed: int) -> Path:
+    """``n`` generated tasks of ``seed`` written to ``folder`` (kept when already there)."""
+    from tqdm import tqdm
+
+    from scratch_gym.editor.page import EditorPage
+    from scratch_gym.single_drag.generation.generator import TaskGenerator
+    from scratch_gym.single_drag.task import load_tasks, write_task
+
+    folder.mkdir(parents=True, exist_ok=True)
+    have = {t.id for t in load_tasks(folder=folder)}
+    want = [f"heldout-s{seed}-{i:04d}" for i in range(n)]
+    if set(want) <= have:
+        return folder
+    page = EditorPage().open()
+    try:
+        generator = TaskGenerator(seed)
+        for task_id in tqdm(want, desc="held-out tasks", unit="task"):
+            task = generator.sample(page)  # drawn in order: the same seed, the same tasks
+            if task_id not in have:
+                task.id = task_id
+                write_task(task, folder)
+    finally:
+        page.close()
+    return folder
+
+
+def suite_for(split: str, setting: str, args: argparse.Namespace):
+    if split == "scratchworld":
+        return make_suite(
+            "single-drag", setting=setting, scratchworld=args.scratchworld, regions=args.regions
+        )
+    if split == "heldout":
+        return make_suite("single-drag", setting=setting, tasks_dirs=(str(args.heldout_dir),))
+    return make_suite("single-drag", setting=setting)
+
+
+def run(agent: str, split: str, setting: str, args: argparse.Namespace) -> list[dict]:
+    label = agent.split(":", 1)[0]
+    results = args.out / f"{split}-{setting}-{label}.jsonl"
+    spec = AgentSpec(agent, "single_drag", {}, label)
+    return evaluate(
+        spec,
+        workers=args.workers,
+        results=results,
+        resume=results.exists(),
+        suite=suite_for(split, setting, args),
+    )
+
+
+def pass1(records: list[dict]) -> float:
+    return round(float(np.mean([bool(r.get("success")) for r in records])), 4) if records else None
+
+
+def scratchworld_breakdown(records: list[dict], args: argparse.Namespace) -> tuple[dict, dict, int]:
+    """Pass@1 per relation kind and per source over ScratchWorld's tasks, and the largest
+    element list among their scenes (measured here: the policy's input size is set from it)."""
+    suite = suite_for("scratchworld", "baseline", args)
+    tasks = {t.id: t for t in suite.select()}
+    rel: dict[str, list[bool]] = defaultdict(list)
+    src: dict[str, list[bool]] = defaultdict(list)
+    for r in records:
+        task = tasks[r["task"]]
+        rel[relation_kind(task)].append(bool(r["success"]))
+        src[source_kind(task)].append(bool(r["success"]))
+    by_rel = {k: pass1([{"success": v} for v in rel[k]]) for k in RELATION_KINDS if rel[k]}
+    by_src = {k: pass1([{"success": v} for v in src[k]]) for k in SOURCE_KINDS if src[k]}
+    return by_rel, by_src, element_counts(list(tasks.values()))
+
+
+def element_counts(tasks: list) -> int:
+    from scratch_gym.single_drag.env import SingleDragEnv
+    from scratch_gym.single_drag.snapshot import read_elements
+
+    env = SingleDragEnv()
+    try:
+        most = 0
+        for task in tasks:
+            env.reset(options={"task": task})
+            most = max(most, len(read_elements(env.page)))
+        return most
+    finally:
+        env.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--policy", default=None, help="checkpoint (default: the shipped one)")
+    default_sw = REPO.parent / "shared" / "data" / "scratchworld"
+    ap.add_argument("--scratchworld", default=str(default_sw) if default_sw.is_dir() else None)
+    ap.add_argument("--regions", default="model", choices=["model", "editor"])
+    ap.add_argument("--heldout", type=int, default=60, help="held-out generated tasks")
+    ap.add_argument("--heldout-seed", type=int, default=9001)
+    ap.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=SETTINGS)
+    ap.add_argument("--splits", nargs="+", default=list(SPLITS), choices=SPLITS)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=REPO / "runs" / "drag-transfer")
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    splits = [s for s in args.splits if s != "scratchworld" or args.scratchworld]
+    if "heldout" in splits:
+        args.heldout_dir = heldout_tasks(
+            args.out / "heldout-tasks", args.heldout, args.heldout_seed
+        )
+    policy = f"drag-policy:{args.policy}" if args.policy else "drag-policy"
+
+    got: dict[tuple[str, str, str], list[dict]] = {}
+    for split in splits:
+        for setting in args.settings:
+            for agent in (policy, "drag-heuristic"):
+                got[("policy" if agent == policy else "heuristic", split, setting)] = run(
+                    agent, split, setting, args
+                )
+    if "scratchworld" in splits:
+        got[("oracle", "scratchworld", "baseline")] = run(
+            "oracle", "scratchworld", "baseline", args
+        )
+
+    rows = []
+    for split in splits:
+        for setting in args.settings:
+            p, h = got[("policy", split, setting)], got[("heuristic", split, setting)]
+            rows.append([split, setting, len(p), pass1(p), pass1(h)])
+        pooled = [r for s in args.settings for r in got[("policy", split, s)]]
+        pooled_h = [r for s in args.settings for r in got[("heuristic", split, s)]]
+        rows.append([split, "all settings", len(pooled), pass1(pooled), pass1(pooled_h)])
+    print(table(["split", "setting", "episodes", "drag policy", "heuristic"], rows))
+
+    figures: dict = {"policy": args.policy or "shipped", "settings": args.settings}
+    for split in SPLITS:
+        for who, key in (("policy", "pass1"), ("heuristic", "heuristic_pass1")):
+            records = [r for s in args.settings for r in got.get((who, split, s), [])]
+            figures[f"{key}_{split}"] = pass1(records)
+            figures[f"{key}_{split}_by_setting"] = {
+                s: pass1(got.get((who, split, s), [])) for s in args.settings
+            }
+    if "scratchworld" in splits:
+        figures["oracle_pass1_scratchworld"] = pass1(got[("oracle", "scratchworld", "baseline")])
+        records = [r for s in args.settings for r in got[("policy", "scratchworld", s)]]
+        by_rel, by_src, most = scratchworld_breakdown(records, args)
+        h_records = [r for s in args.settings for r in got[("heuristic", "scratchworld", s)]]
+        h_rel, h_src, _ = scratchworld_breakdown(h_records, args)
+        print(table(["relation (ScratchWorld)", "drag policy", "heuristic"],
+                    [[k, v, h_rel.get(k)] for k, v in by_rel.items()]))  # fmt: skip
+        print(table(["source (ScratchWorld)", "drag policy", "heuristic"],
+                    [[k, v, h_src.get(k)] for k, v in by_src.items()]))  # fmt: skip
+        figures.update(by_relation=by_rel, by_source=by_src, heuristic_by_relation=h_rel)
+        figures["elements_max_scratchworld"] = most
+    figures.update(checkpoint_figures(args.policy))
+    print(json.dumps(figures))
+
+
+def checkpoint_figures(path: str | None) -> dict:
+    """``train_minutes`` and ``checkpoint_mb`` of the checkpoint (its training's figures.json,
+    written beside it)."""
+    from scratch_gym.single_drag.training.policy import shipped_checkpoint
+
+    checkpoint = Path(path) if path else shipped_checkpoint()
+    out = {"checkpoint_mb": round(checkpoint.stat().st_size / 2**20, 3), "train_minutes": None}
+    for name in (checkpoint.with_suffix(".json"), checkpoint.parent / "figures.json"):
+        if name.is_file():
+            out["train_minutes"] = json.loads(name.read_text()).get("train_minutes")
+            break
+    return out
+
+
+if __name__ == "__main__":
+    main()
