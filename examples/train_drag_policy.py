@@ -37,6 +37,7 @@ from torch.nn import functional as F
 from tqdm import tqdm
 
 from scratch_gym.cli.output import table
+from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.drag_model import simulate
 from scratch_gym.single_drag.instructions import SETTINGS
 from scratch_gym.single_drag.rl_spaces import GRID, grid_cells, grid_points
@@ -85,6 +86,20 @@ def shifted(obs: dict[str, np.ndarray], start: np.ndarray, end: np.ndarray, rng)
     box[..., :2] += (shift / SCREEN[:2])[:, None, :] * present[..., None]
     obs = {**obs, "element_box": np.clip(box, 0, 1)}
     return obs, start + shift, end + shift
+
+
+def unquoted(obs: dict[str, np.ndarray], rng, share: float = 0.15) -> dict[str, np.ndarray]:
+    """Augmentation: a ``share`` of the instructions lose their quote marks (people do not always
+    quote block names), so that the policy also finds blocks without them."""
+    ins = obs["instruction"]
+    drop = rng.random(len(ins)) < share
+    if not drop.any():
+        return obs
+    ins = ins.copy()
+    for i in np.flatnonzero(drop):
+        kept = ins[i][ins[i] != tokens.QUOTE]
+        ins[i] = np.pad(kept, (0, ins.shape[1] - len(kept)))
+    return {**obs, "instruction": ins}
 
 
 def bc_loss(net, obs, grab, drop, start, end) -> torch.Tensor:
@@ -147,6 +162,7 @@ def train(net, train_pool, heldout, targets, minutes, rl_share, eval_every, seed
             idx = targets.task[pick]
             obs = observations(train_pool, idx, rng.integers(len(SETTINGS), size=len(idx)))
             obs, start, end = shifted(obs, targets.start[pick], targets.end[pick], rng)
+            obs = unquoted(obs, rng)
             loss = bc_loss(net, obs, torch.as_tensor(targets.grab[pick]),
                            torch.as_tensor(targets.drop[pick]), start, end)  # fmt: skip
         else:

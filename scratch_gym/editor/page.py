@@ -60,6 +60,18 @@ class BridgeError(RuntimeError):
         self.kind = kind
         self.details = details
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Picklable (a worker process's error reaches its parent) whatever a subclass's
+        ``__init__`` takes."""
+        return (_restore_error, (type(self), self.args, dict(self.__dict__)))
+
+
+def _restore_error(cls: type[BridgeError], args: tuple, state: dict[str, Any]) -> BridgeError:
+    error = cls.__new__(cls)
+    RuntimeError.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
+
 
 class CallTimeout(BridgeError):
     """A bridge call ran past its time limit and was stopped (``EditorPage.call_within``)."""

@@ -33,6 +33,20 @@ class SingleDragEnv(PageEnv):
     ``ScratchWorld-SingleDragElements-v0`` (RL: the same spaces as the fast path's
     ``ScratchWorld-SingleDragFast-v0``, so a policy trained there runs here unchanged).
 
+    The drag policy shipped with the package (the ``rl`` extra) acts in the elements id::
+
+        import gymnasium as gym
+        import scratch_gym
+        from scratch_gym.single_drag.training.policy import DragPolicy, shipped_checkpoint
+
+        policy = DragPolicy.load(shipped_checkpoint())  # or a policy.pt you trained
+        env = gym.make("ScratchWorld-SingleDragElements-v0")
+        obs, info = env.reset(options={"task": "dc-01"})
+        obs, reward, terminated, truncated, info = env.step(policy(obs)[0])  # grid action
+        env.close()
+
+    ``scratch-gym eval --suite single-drag --agent drag-policy`` runs it on a whole split.
+
     ## Action Space
 
     - ``action="points"``: ``Dict(start=Box(2), end=Box(2))`` in viewport pixels (origin

@@ -111,11 +111,25 @@ def _init_worker(obs_size: tuple[int, int]) -> None:
 
 
 def _capture_one(job: tuple[str, str, int]) -> str:
+    """Capture one task; a page error is retried twice (the same task drawn again), then
+    raised naming the task."""
+    from scratch_gym.editor.page import BridgeError
+
+    task_id, out, seed = job
+    for attempt in range(3):
+        try:
+            return _capture(task_id, out, seed)
+        except BridgeError as exc:
+            if attempt == 2:
+                raise SnapshotError(f"{task_id}: capture failed three times: {exc}") from exc
+    return task_id
+
+
+def _capture(task_id: str, out: str, seed: int) -> str:
     from scratch_gym.single_drag.generation.generator import TaskGenerator
     from scratch_gym.single_drag.snapshot import capture
     from scratch_gym.single_drag.task import load_tasks
 
-    task_id, out, seed = job
     env = _worker["env"]
     if task_id.startswith("gen-s"):
         index = int(task_id.rsplit("-", 1)[1])

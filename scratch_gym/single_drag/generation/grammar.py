@@ -298,7 +298,7 @@ def instruction(
         options = [f"inside {t}", f"into {t}", f"into the mouth of {t}",
                    f"into the first substack of {t}", f"as the first block inside {t}"]  # fmt: skip
         if extra.get("empty"):
-            options.append(f"into the empty {t}")
+            options.append(f"into the empty mouth of {t}")
         if extra.get("if_else"):
             options += [f"into the 'if' branch of {t}", f"into the first branch of {t}"]
         if rng.random() < 0.15:

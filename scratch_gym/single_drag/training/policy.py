@@ -38,7 +38,7 @@ GRABBABLE = {1 + ELEMENT_TYPES.index(t) for t in ("block", "flyout_block")}
 DROPPABLE = {1 + ELEMENT_TYPES.index(t) for t in ("block", "input", "dropdown")}
 
 
-MATCH_FEATURES = 6  # per element and phrase, see ``match_features``
+MATCH_FEATURES = 7  # per element and phrase, see ``match_features``
 MAX_RANK = 9  # ordinals the grammar writes: first .. ninth
 
 
@@ -49,8 +49,9 @@ def match_features(
     (so a word never seen in training, hashed to the same id on both sides, matches as well as
     a known one): the share of the element's words in the phrase, of the phrase's words in the
     element, their Jaccard overlap, whether an unknown (hashed) word is shared, whether this is
-    the best overlap in the scene, and, among equally best elements, the reading-order rank
-    (top to bottom, then left to right) scaled to [0, 1]. Returns (B, K, MATCH_FEATURES + MAX_RANK).
+    the best overlap in the scene, where in the instruction its first shared word stands (0 the
+    start, 1 the end or nowhere), and, among equally best elements, the reading-order rank (top
+    to bottom, then left to right) one-hot. Returns (B, K, MATCH_FEATURES + MAX_RANK).
     """
     content = (ins != tokens.PAD) & (ins != tokens.QUOTE) & (ins != tokens.NUM)
     p_mask = phrase & content  # (B, L)
@@ -58,7 +59,11 @@ def match_features(
     same = el_tok[..., :, None] == ins[:, None, None, :]  # (B, K, T, L)
     same = same & e_mask[..., None] & p_mask[:, None, None, :]
     e_in_p = same.any(-1).float().sum(-1)  # element words found in the phrase
-    p_in_e = same.any(-2).float().sum(-1)  # phrase words found in the element
+    hit = same.any(-2)  # (B, K, L): instruction positions the element's words match
+    p_in_e = hit.float().sum(-1)  # phrase words found in the element
+    length = ins.shape[1]
+    position = torch.arange(length, device=ins.device).expand_as(hit)
+    first = torch.where(hit, position, length).min(-1).values.float() / length
     n_e = e_mask.float().sum(-1)
     n_p = p_mask.float().sum(-1, keepdim=True)
     share_e = e_in_p / n_e.clamp(min=1)
@@ -75,7 +80,7 @@ def match_features(
     ranks = nn.functional.one_hot(rank, MAX_RANK).float() * best[..., None].float()
     return torch.cat(
         [torch.stack([share_e, share_p.expand_as(share_e), jaccard, hashed, best.float(),
-                      (n_e > 0).float()], -1), ranks], -1,
+                      (n_e > 0).float(), first], -1), ranks], -1,
     )  # fmt: skip
 
 
@@ -97,6 +102,7 @@ class DragPolicyNet(nn.Module):
         self.kind = nn.Embedding(len(ELEMENT_TYPES) + 1, width)
         self.box = nn.Sequential(nn.Linear(6, width), nn.ReLU(), nn.Linear(width, width))
         self.match = nn.Linear(MATCH_FEATURES + MAX_RANK, width)
+        self.match_all = nn.Linear(MATCH_FEATURES + MAX_RANK, width)
 
         def mlp(inputs: int, outputs: int) -> nn.Sequential:
             return nn.Sequential(
@@ -104,8 +110,8 @@ class DragPolicyNet(nn.Module):
                 nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, outputs),
             )  # fmt: skip
 
-        self.grab_head = mlp(6, 3)  # logit, offset (2)
-        self.drop_head = mlp(9, 3)
+        self.grab_head = mlp(7, 3)  # logit, offset (2)
+        self.drop_head = mlp(10, 3)
 
     @staticmethod
     def _bag(emb: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -130,10 +136,11 @@ class DragPolicyNet(nn.Module):
         shape = self.kind(kinds) + self.box(torch.cat([box, centre], -1))
         m_src = self.match(match_features(ins, src_mask, el_tok, box))
         m_tgt = self.match(match_features(ins, tgt_mask, el_tok, box))
+        m_all = self.match_all(match_features(ins, word, el_tok, box))  # quotes or not
         k = words.shape[1]
         ctx = context[:, None].expand(-1, k, -1)
         src, tgt = src_phrase[:, None].expand(-1, k, -1), tgt_phrase[:, None].expand(-1, k, -1)
-        g = self.grab_head(torch.cat([words * src, words, shape, ctx, src, m_src], -1))
+        g = self.grab_head(torch.cat([words * src, words, shape, ctx, src, m_src, m_all], -1))
         grab_ok = torch.zeros_like(kinds, dtype=torch.bool)
         drop_ok = torch.zeros_like(kinds, dtype=torch.bool)
         for kind in GRABBABLE:
@@ -145,7 +152,7 @@ class DragPolicyNet(nn.Module):
             "grab_logits": g[..., 0].masked_fill(~grab_ok, neg),
             "grab_offset": g[..., 1:3],
             "drop_inputs": torch.cat(
-                [words * tgt, words, shape, ctx, tgt, words * src, m_tgt, m_src], -1
+                [words * tgt, words, shape, ctx, tgt, words * src, m_tgt, m_src, m_all], -1
             ),  # fmt: skip
             "shape": shape,
             "drop_ok": drop_ok,
