@@ -144,7 +144,7 @@ def pg_loss(net, pool: Pool, idx, settings, rng, noise_px: float) -> tuple[torch
 def train(net, train_pool, heldout, targets, minutes, rl_share, eval_every, seed) -> list[dict]:
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    opt = torch.optim.AdamW(net.parameters(), lr=1e-3, weight_decay=1e-4)
+    opt = torch.optim.AdamW(net.parameters(), lr=1e-3, weight_decay=0.05)
     budget = minutes * 60
     t0 = time.perf_counter()
     curve: list[dict] = []

@@ -20,11 +20,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Run built-in agents on the single-drag tasks and print the paper's results "
         "table, or recompute the tasks' feasible regions by real drags (BFS).",
     )
+    from scratch_gym.cli.eval import agent_name
+
     parser.add_argument(
         "--agent",
         action="append",
         default=[],
-        help="built-in agent: oracle or random (repeatable: one table row each)",
+        type=agent_name,
+        help="oracle, random, drag-policy (the shipped checkpoint; drag-policy:PATH another), "
+        "drag-heuristic (repeatable: one table row each)",
     )
     parser.add_argument(
         "--setting",
@@ -68,7 +72,10 @@ def run(args: argparse.Namespace) -> int:
     if args.recompute_regions:
         return _recompute(args, tasks)
     if not args.agent:
-        raise SystemExit("single-drag: give --agent NAME (oracle, random) or --recompute-regions")
+        raise SystemExit(
+            "single-drag: give --agent NAME (oracle, random, drag-policy, drag-heuristic) or "
+            "--recompute-regions"
+        )
     missing = [t.id for t in tasks if t.regions is None]
     if missing:
         raise SystemExit(

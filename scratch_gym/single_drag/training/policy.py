@@ -92,10 +92,10 @@ class DragPolicyNet(nn.Module):
     head also sees the grabbed element (its box: a stack's height decides a drop above it).
     Offsets come from the element, the relation and the grabbed element."""
 
-    def __init__(self, width: int = 64, hidden: int = 128) -> None:
+    def __init__(self, width: int = 64, hidden: int = 128, dropout: float = 0.3) -> None:
         super().__init__()
         vocab = tokens.size()
-        self.config = {"width": width, "hidden": hidden}
+        self.config = {"width": width, "hidden": hidden, "dropout": dropout}
         self.tok = nn.Embedding(vocab, width, padding_idx=tokens.PAD)
         self.segment = nn.Embedding(5, width)  # before, in, between, in, after the quotes
         self.read = nn.GRU(width, width, batch_first=True)
@@ -106,8 +106,9 @@ class DragPolicyNet(nn.Module):
 
         def mlp(inputs: int, outputs: int) -> nn.Sequential:
             return nn.Sequential(
-                nn.Linear(inputs * width, hidden), nn.ReLU(),
-                nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, outputs),
+                nn.Dropout(dropout), nn.Linear(inputs * width, hidden), nn.ReLU(),
+                nn.Dropout(dropout), nn.Linear(hidden, hidden), nn.ReLU(),
+                nn.Linear(hidden, outputs),
             )  # fmt: skip
 
         self.grab_head = mlp(7, 3)  # logit, offset (2)
@@ -294,7 +295,8 @@ def bc_targets(pool: Pool) -> Targets:
         if grab < 0:
             continue
         connection = boxes[i, grab, :2] + (end - anchor)  # where the grabbed corner must go
-        drop = _nearest(boxes[i], kinds[i], connection, DROPPABLE, exclude=grab)
+        named = _phrase_overlap(pool.instructions["baseline"][i], pool.elements["element_tokens"][i])
+        drop = _nearest(boxes[i], kinds[i], connection, DROPPABLE, exclude=grab, prefer=named)
         if drop < 0:
             continue
         rows.append((i, grab, drop, tuple(anchor), tuple(end)))
@@ -318,16 +320,39 @@ def _containing(boxes: np.ndarray, kinds: np.ndarray, point: np.ndarray, allowed
     return best
 
 
+def _phrase_overlap(instruction: np.ndarray, element_tokens: np.ndarray) -> np.ndarray:
+    """Per element, the Jaccard overlap of its words with the instruction's second quoted
+    phrase (the block to drop on)."""
+    quote = np.cumsum(instruction == tokens.QUOTE)
+    phrase = {int(t) for t in instruction[(quote == 3) & (instruction != tokens.QUOTE)]}
+    phrase -= {tokens.PAD, tokens.NUM}
+    out = np.zeros(len(element_tokens), np.float32)
+    for j, row in enumerate(element_tokens):
+        words = {int(t) for t in row} - {tokens.PAD, tokens.NUM}
+        if words and phrase:
+            out[j] = len(words & phrase) / len(words | phrase)
+    return out
+
+
 def _nearest(
-    boxes: np.ndarray, kinds: np.ndarray, point: np.ndarray, allowed: set[int], exclude: int
+    boxes: np.ndarray,
+    kinds: np.ndarray,
+    point: np.ndarray,
+    allowed: set[int],
+    exclude: int,
+    prefer: np.ndarray | None = None,
 ) -> int:
-    best, key = -1, (np.inf, np.inf)
+    """The allowed element nearest ``point``; among those within 4 px of it, the one the
+    instruction names best (``prefer``), then the smallest."""
+    best, key = -1, (np.inf, 0.0, np.inf)
     for j, (x, y, w, h) in enumerate(boxes):
         if j == exclude or int(kinds[j]) not in allowed:
             continue
         dx = max(x - point[0], 0.0, point[0] - (x + w))
         dy = max(y - point[1], 0.0, point[1] - (y + h))
-        k = (float(np.hypot(dx, dy)), float(w * h))
+        distance = float(np.hypot(dx, dy))
+        named = float(prefer[j]) if prefer is not None else 0.0
+        k = (max(distance, 4.0), -named, float(w * h))
         if k < key:
             best, key = j, k
     return best
