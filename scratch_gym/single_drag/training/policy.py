@@ -295,7 +295,9 @@ def bc_targets(pool: Pool) -> Targets:
         if grab < 0:
             continue
         connection = boxes[i, grab, :2] + (end - anchor)  # where the grabbed corner must go
-        named = _phrase_overlap(pool.instructions["baseline"][i], pool.elements["element_tokens"][i])
+        named = _phrase_overlap(
+            pool.instructions["baseline"][i], pool.elements["element_tokens"][i]
+        )
         drop = _nearest(boxes[i], kinds[i], connection, DROPPABLE, exclude=grab, prefer=named)
         if drop < 0:
             continue
