@@ -8,6 +8,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import scratch_gym  # noqa: F401  (registers the ids)
 from scratch_gym.agents.single_drag import DragOracleAgent
+from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.instructions import MARK_COLOUR
 
 
@@ -18,7 +19,8 @@ def test_pixels_variant_passes_the_sb3_checker():
         sb3_check_env(env.unwrapped, warn=False)
         obs, _ = env.reset(seed=3)
         assert obs["pixels"].shape == (72, 128, 3)
-        assert obs["instruction"].shape == (48,) and obs["instruction"].max() > 0
+        assert obs["instruction"].shape == (tokens.INSTRUCTION_TOKENS,)
+        assert obs["instruction"].max() > 0
     finally:
         env.close()
 
