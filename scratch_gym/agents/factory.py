@@ -43,8 +43,7 @@ def make_agent(name: str, mode: str = "primitive", **kwargs: Any) -> Agent:
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; allowed: {', '.join(MODES)}")
     name, kwargs = split_agent_name(name, kwargs)
-    if name in ONE_MODE and mode != ONE_MODE[name]:
-        raise ValueError(f"the {name} agent acts in {ONE_MODE[name]} mode only, not {mode!r}")
+    check_agent_mode(name, mode)
     if name in ONE_MODE:
         return BUILT_IN[mode][name](mode, **kwargs)
     if name in ("oracle", "random") and mode in BUILT_IN:
@@ -69,6 +68,16 @@ def make_agent(name: str, mode: str = "primitive", **kwargs: Any) -> Agent:
         client = ChatClient(**{k: kwargs.pop(k) for k in client_keys if k in kwargs})
         return LLMAgent(client, mode=mode, **kwargs)
     raise ValueError(f"unknown agent {name!r}; allowed: {', '.join(AGENTS)}")
+
+
+def check_agent_mode(name: str, mode: str) -> None:
+    """ValueError when the agent ``name`` (``drag-policy:PATH`` included) cannot act in ``mode``."""
+    base = name.partition(":")[0]
+    if base in ONE_MODE and mode != ONE_MODE[base]:
+        raise ValueError(
+            f"the {base} agent acts in {ONE_MODE[base]} mode only (--suite single-drag), "
+            f"not {mode!r}"
+        )
 
 
 def split_agent_name(name: str, kwargs: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:

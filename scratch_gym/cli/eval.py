@@ -202,6 +202,7 @@ def suite_from_args(args: argparse.Namespace) -> Suite:
 
 
 def run(args: argparse.Namespace) -> int:
+    from scratch_gym.agents.factory import check_agent_mode
     from scratch_gym.runner import AgentSpec, EnvSpec, ResultsFile, ResumeError, evaluate
     from scratch_gym.runner.reports import report_tables, summary_json
 
@@ -213,6 +214,7 @@ def run(args: argparse.Namespace) -> int:
             suite = suite_from_args(args)
             mode = args.mode or suite.modes[0]
             suite.check_mode(mode)
+            check_agent_mode(args.agent, mode)
         except ValueError as exc:
             print(f"error: {exc}")
             return 2

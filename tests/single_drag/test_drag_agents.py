@@ -35,6 +35,14 @@ def test_agent_names_are_checked_with_a_hint():
         make_agent("drag-heuristic", "primitive")
 
 
+def test_eval_refuses_a_drag_agent_outside_the_single_drag_suite(tmp_path, capsys):
+    code = cli_main(["eval", "--agent", "drag-policy:/x.pt", "--tasks", "fix-bounce",
+                     "--results", str(tmp_path / "r.jsonl")])  # fmt: skip
+    assert code == 2
+    assert "drag-policy agent acts in single_drag mode only" in capsys.readouterr().out
+    assert not (tmp_path / "r.jsonl").exists()
+
+
 def test_a_missing_or_foreign_checkpoint_is_a_clear_error(tmp_path):
     pytest.importorskip("torch")
     with pytest.raises(ValueError, match="no such checkpoint file"):
