@@ -97,11 +97,8 @@ def pass1(records: list[dict]) -> float:
     return round(float(np.mean([bool(r.get("success")) for r in records])), 4) if records else None
 
 
-def scratchworld_breakdown(records: list[dict], args: argparse.Namespace) -> tuple[dict, dict, int]:
-    """Pass@1 per relation kind and per source over ScratchWorld's tasks, and the largest
-    element list among their scenes (measured here: the policy's input size is set from it)."""
-    suite = suite_for("scratchworld", "baseline", args)
-    tasks = {t.id: t for t in suite.select()}
+def breakdown(records: list[dict], tasks: dict) -> tuple[dict, dict]:
+    """Pass@1 per relation kind and per source over ``tasks`` (by id)."""
     rel: dict[str, list[bool]] = defaultdict(list)
     src: dict[str, list[bool]] = defaultdict(list)
     for r in records:
@@ -110,10 +107,11 @@ def scratchworld_breakdown(records: list[dict], args: argparse.Namespace) -> tup
         src[source_kind(task)].append(bool(r["success"]))
     by_rel = {k: pass1([{"success": v} for v in rel[k]]) for k in RELATION_KINDS if rel[k]}
     by_src = {k: pass1([{"success": v} for v in src[k]]) for k in SOURCE_KINDS if src[k]}
-    return by_rel, by_src, element_counts(list(tasks.values()))
+    return by_rel, by_src
 
 
 def element_counts(tasks: list) -> int:
+    """The largest element list among the tasks' scenes (the policy keeps MAX_ELEMENTS)."""
     from scratch_gym.single_drag.env import SingleDragEnv
     from scratch_gym.single_drag.snapshot import read_elements
 
@@ -181,16 +179,17 @@ def main() -> None:
             }
     if "scratchworld" in splits:
         figures["oracle_pass1_scratchworld"] = pass1(got[("oracle", "scratchworld", "baseline")])
+        tasks = {t.id: t for t in suite_for("scratchworld", "baseline", args).select()}
         records = [r for s in args.settings for r in got[("policy", "scratchworld", s)]]
-        by_rel, by_src, most = scratchworld_breakdown(records, args)
+        by_rel, by_src = breakdown(records, tasks)
         h_records = [r for s in args.settings for r in got[("heuristic", "scratchworld", s)]]
-        h_rel, h_src, _ = scratchworld_breakdown(h_records, args)
+        h_rel, h_src = breakdown(h_records, tasks)
         print(table(["relation (ScratchWorld)", "drag policy", "heuristic"],
                     [[k, v, h_rel.get(k)] for k, v in by_rel.items()]))  # fmt: skip
         print(table(["source (ScratchWorld)", "drag policy", "heuristic"],
                     [[k, v, h_src.get(k)] for k, v in by_src.items()]))  # fmt: skip
         figures.update(by_relation=by_rel, by_source=by_src, heuristic_by_relation=h_rel)
-        figures["elements_max_scratchworld"] = most
+        figures["elements_max_scratchworld"] = element_counts(list(tasks.values()))
     figures.update(checkpoint_figures(args.policy))
     print(json.dumps(figures))
 

@@ -42,6 +42,11 @@ class Agent(ABC):
         """Give the agent the environment (default: ignored). Called before each episode."""
         return None
 
+    def check_mode(self, mode: str | None) -> None:
+        """ValueError unless ``mode`` is None or the one mode this agent acts in."""
+        if mode not in (None, self.mode):
+            raise ValueError(f"the {self.name} agent acts in {self.mode} mode, not {mode!r}")
+
     def seed(self, seed: int) -> None:
         """Seed the agent's randomness for the next episode (default: nothing to seed)."""
         return None
@@ -71,8 +76,7 @@ class PrivilegedAgent(Agent):
 
     def __init__(self, mode: str | None = None) -> None:
         super().__init__()
-        if mode not in (None, self.mode):
-            raise ValueError(f"the {self.name} agent acts in {self.mode} mode, not {mode!r}")
+        self.check_mode(mode)
         self.channel: Any = None
 
     def bind(self, env: Any) -> None:

@@ -17,6 +17,7 @@ All answer ``{"start": [x, y], "end": [x, y]}`` in viewport pixels.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -78,22 +79,19 @@ class DragRandomAgent(_DragAgent):
 class _ElementsDragAgent(Agent):
     """A drag policy of the ``elements`` space acting in the single-drag suite: it reads the
     screen as ``ScratchWorld-SingleDragElements-v0`` shows it (``observe_as("elements")``: the
-    instruction and the element list, nothing privileged) and answers its grid action's points."""
+    instruction and the element list, nothing privileged) and answers its grid action's points.
+    ``policy`` maps one ``elements`` observation to grid actions (1, 4)."""
 
     mode = "single_drag"
 
-    def __init__(self, mode: str | None = None) -> None:
+    def __init__(self, policy: Callable[[dict[str, Any]], np.ndarray], mode: str | None) -> None:
         super().__init__()
-        if mode not in (None, self.mode):
-            raise ValueError(f"the {self.name} agent acts in {self.mode} mode, not {mode!r}")
+        self.check_mode(mode)
+        self.policy = policy
         self.env: Any = None
 
     def bind(self, env: Any) -> None:
         self.env = env.unwrapped if hasattr(env, "unwrapped") else env
-
-    def policy(self, obs: dict[str, Any]) -> np.ndarray:
-        """Grid actions (1, 4) for one ``elements`` observation."""
-        raise NotImplementedError
 
     def act(self, observation: Any, info: dict[str, Any]) -> dict[str, list[float]]:
         from scratch_gym.single_drag.rl_spaces import grid_points
@@ -111,13 +109,9 @@ class DragHeuristicAgent(_ElementsDragAgent):
     name = "drag-heuristic"
 
     def __init__(self, mode: str | None = None) -> None:
-        super().__init__(mode)
         from scratch_gym.single_drag.training.heuristic import HeuristicDragPolicy
 
-        self._policy = HeuristicDragPolicy()
-
-    def policy(self, obs: dict[str, Any]) -> np.ndarray:
-        return self._policy(obs)
+        super().__init__(HeuristicDragPolicy(), mode)
 
 
 class DragPolicyAgent(_ElementsDragAgent):
@@ -127,7 +121,6 @@ class DragPolicyAgent(_ElementsDragAgent):
     name = "drag-policy"
 
     def __init__(self, mode: str | None = None, checkpoint: str | None = None) -> None:
-        super().__init__(mode)
         try:
             from scratch_gym.single_drag.training.policy import DragPolicy, shipped_checkpoint
         except ModuleNotFoundError as exc:  # torch
@@ -136,7 +129,4 @@ class DragPolicyAgent(_ElementsDragAgent):
                 "pip install 'scratch-gym[rl]'"
             ) from None
         self.checkpoint = str(checkpoint or shipped_checkpoint())
-        self._policy = DragPolicy.load(self.checkpoint)
-
-    def policy(self, obs: dict[str, Any]) -> np.ndarray:
-        return self._policy(obs)
+        super().__init__(DragPolicy.load(self.checkpoint), mode)

@@ -111,6 +111,12 @@ class BlockSpec:
         return parse_pattern(self.scratchblocks)
 
     @cached_property
+    def bare_label(self) -> str:
+        """The block's words without its slots: ``move steps``, ``if then``, ``x position``."""
+        words = [p.replace("@greenFlag", "green flag") for p in self.pattern.parts if p]
+        return " ".join(words).replace(" ?", "?")
+
+    @cached_property
     def dialect_pattern(self) -> Pattern:
         return parse_pattern(self.nl2scratch) if self.nl2scratch else self.pattern
 

@@ -7,8 +7,9 @@ templates; the grab/drop rules) and get ids of their own; any other word (a vari
 unseen word has the same id in the instruction and in the element texts, and a policy can match
 them. Before the split into words, two spellings are read as Scratch shows them: an opcode id
 (``control_if_else``) as its block's words (``if then else``), and words for an operator's
-symbol (``greater than``, ``plus``; ``SYMBOL_WORDS``) as the symbol. Ids: 0 padding, 1 unused (was: unknown word), 2 a quote mark (instructions quote block
-texts), 3 a number or a colour; then the known words, sorted; then the hash buckets.
+symbol (``greater than``, ``plus``; ``SYMBOL_WORDS``) as the symbol. Ids: 0 padding, 1 unused
+(was: unknown word), 2 a quote mark (instructions quote block texts), 3 a number or a colour;
+then the known words, sorted; then the hash buckets.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def canonical(text: str) -> str:
     """``text`` with opcode ids replaced by their block's words and symbol words by the symbol
     (``'operator_gt'`` and ``'greater than'`` both read ``'>'``-like)."""
     text = _OPCODE.sub(lambda m: _opcode_words().get(m.group(0).lower(), m.group(0)), text)
-    return _SYMBOL_PHRASE().sub(lambda m: _symbol_of()[m.group(0).lower()], text)
+    return _symbol_phrase().sub(lambda m: _symbol_of()[m.group(0).lower()], text)
 
 
 @lru_cache(maxsize=1)
@@ -66,12 +67,7 @@ def _opcode_words() -> dict[str, str]:
     """Opcode -> the words of its block (slots left out): ``motion_movesteps`` -> ``move steps``."""
     from scratch_gym.program import catalogue
 
-    return {
-        spec.opcode.lower(): " ".join(
-            p.replace("@greenFlag", "green flag") for p in spec.pattern.parts if p
-        )  # fmt: skip
-        for spec in catalogue
-    }
+    return {spec.opcode.lower(): spec.bare_label for spec in catalogue}
 
 
 @lru_cache(maxsize=1)
@@ -89,7 +85,8 @@ def _symbol_of() -> dict[str, str]:
 
 
 @lru_cache(maxsize=1)
-def _SYMBOL_PHRASE() -> re.Pattern[str]:  # noqa: N802 (a compiled constant, built lazily)
+def _symbol_phrase() -> re.Pattern[str]:
+    """The symbol words, longest first, as one pattern."""
     longest_first = sorted(_symbol_of(), key=len, reverse=True)
     return re.compile(r"\b(?:" + "|".join(map(re.escape, longest_first)) + r")\b", re.IGNORECASE)
 

@@ -37,10 +37,7 @@ class Named:
 def bare_label(opcode: str) -> str:
     """The block's words without its slots: ``move steps``, ``if then``, ``x position``."""
     spec = catalogue.get(opcode)
-    if spec is None:
-        return opcode
-    words = [p.replace("@greenFlag", "green flag") for p in spec.pattern.parts if p]
-    return " ".join(words).replace(" ?", "?")
+    return opcode if spec is None else spec.bare_label
 
 
 def plain(text: str) -> str:

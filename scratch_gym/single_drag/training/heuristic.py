@@ -12,6 +12,7 @@ conventions, not the task's regions.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -43,17 +44,25 @@ def quoted(ids: np.ndarray) -> list[list[int]]:
     return out
 
 
+def overlaps(phrase: Iterable[int], texts: np.ndarray) -> np.ndarray:
+    """Per element (rows of token ids), the Jaccard overlap of its words with ``phrase``'s
+    (padding and numbers left out; 0 for an element without words)."""
+    want = {int(t) for t in phrase} - {tokens.PAD, tokens.NUM}
+    out = np.zeros(len(texts), np.float32)
+    for i, row in enumerate(texts):
+        have = {int(t) for t in row} - {tokens.PAD, tokens.NUM}
+        if have and want:
+            out[i] = len(want & have) / len(want | have)
+    return out
+
+
 def _match(phrase: list[int], texts: np.ndarray, allowed: np.ndarray) -> int:
     """Index of the allowed element whose text tokens overlap ``phrase`` most (-1: none)."""
-    want = {t for t in phrase if t not in (tokens.NUM,)}
+    scores = overlaps(phrase, texts)
     best, best_score = -1, 0.0
     for i in np.flatnonzero(allowed):
-        have = {int(t) for t in texts[i] if t not in (tokens.PAD, tokens.NUM)}
-        if not have:
-            continue
-        score = len(want & have) / len(want | have)
-        if score > best_score:
-            best, best_score = int(i), score
+        if scores[i] > best_score:
+            best, best_score = int(i), float(scores[i])
     return best
 
 

@@ -30,6 +30,7 @@ from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.drag_model import simulate
 from scratch_gym.single_drag.rl_spaces import batched_elements, grid_cells
 from scratch_gym.single_drag.task_pool import Pool
+from scratch_gym.single_drag.training.heuristic import overlaps
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
 OFFSET_PX = 100.0  # offsets are predicted in units of 100 px
@@ -326,14 +327,7 @@ def _phrase_overlap(instruction: np.ndarray, element_tokens: np.ndarray) -> np.n
     """Per element, the Jaccard overlap of its words with the instruction's second quoted
     phrase (the block to drop on)."""
     quote = np.cumsum(instruction == tokens.QUOTE)
-    phrase = {int(t) for t in instruction[(quote == 3) & (instruction != tokens.QUOTE)]}
-    phrase -= {tokens.PAD, tokens.NUM}
-    out = np.zeros(len(element_tokens), np.float32)
-    for j, row in enumerate(element_tokens):
-        words = {int(t) for t in row} - {tokens.PAD, tokens.NUM}
-        if words and phrase:
-            out[j] = len(words & phrase) / len(words | phrase)
-    return out
+    return overlaps(instruction[(quote == 3) & (instruction != tokens.QUOTE)], element_tokens)
 
 
 def _nearest(
