@@ -103,7 +103,11 @@ class PrimitiveAction:
     clipped: list[str] = field(default_factory=list)
 
     def to_info(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
+        """The ``executed_action`` of the step info: the action as performed, keyed as actions are
+        (``action_type``, ``start``, ...), so that it can be sent again as an action. ``type`` is
+        the same name under its older key, an alias kept for readers of earlier infos (actions
+        accept either key)."""
+        out: dict[str, Any] = {"action_type": self.type, "type": self.type}
         for name in ("start", "end", "text", "keys", "scroll"):
             value = getattr(self, name)
             if value is not None:

@@ -4,9 +4,11 @@ Each turn sends the mode's system prompt (generated from the action catalogue), 
 the recent steps with their errors, the observation (the screenshot as a base64 PNG data URL in
 primitive and single-drag modes; the program text in composite mode) and reads one action from
 the reply. Model coordinates are converted to screen pixels (:mod:`scratch_gym.agents.coords`).
-A reply that cannot be parsed is sent back to the model with the error (bounded); if it still
-cannot be parsed, the step is spent on an action the environment rejects, and the error is in
-the next prompt, so the episode goes on.
+A reply that cannot be parsed is sent back to the model with the error and an example action of
+the mode (bounded); if it still cannot be parsed, the step is spent (on a placeholder the
+environment rejects, so the episode goes on), and the parse error is that step's one error in the
+next prompt. ``info["parse_error"]`` and ``info["reply"]`` hold it and the raw reply for the
+results record.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from scratch_gym.agents.base import Agent
 from scratch_gym.agents.chat_client import ChatClient
 from scratch_gym.agents.coords import Coordinates
 from scratch_gym.agents.parsing import ReplyParseError, parse_reply
-from scratch_gym.agents.prompts import system_prompt
+from scratch_gym.agents.prompts import action_example, system_prompt
 
 POINT_FIELDS = ("start", "end")
 UNPARSEABLE = "unparseable_reply"
@@ -64,23 +66,22 @@ class LLMAgent(Agent):
         self.mode = mode
         self.coords = coords if isinstance(coords, Coordinates) else Coordinates(coords)
         self.system = system_prompt(mode, self.coords)
+        self.example = action_example(mode)
         self.history: deque[dict[str, Any]] = deque(maxlen=max(0, history))
         self.parse_retries = parse_retries
         self.params = {"temperature": temperature, "max_tokens": max_tokens}
         self.usage_total: dict[str, int] = {}
-        self._pending_error = ""
         self._step = 0
 
     def reset(self, task: Any = None) -> None:
         super().reset(task)
         self.history.clear()
         self.usage_total = {}
-        self._pending_error = ""
         self._step = 0
 
     def act(self, observation: Any, info: dict[str, Any]) -> Any:
         self._step += 1
-        if self.history:
+        if self.history and not self.history[-1]["unparsed"]:  # else: its error is the parse error
             self.history[-1]["error"] = _last_error(observation, info)
         messages = [
             {"role": "system", "content": self.system},
@@ -99,38 +100,41 @@ class LLMAgent(Agent):
             _add(usage, reply.usage)
             text = reply.text
             try:
-                parsed = parse_reply(text)
+                parsed = parse_reply(text, self.example)
                 action = self._to_env(parsed.action)
                 said = parsed.action
                 analysis = parsed.analysis
                 break
             except ReplyParseError as exc:
                 errors.append(str(exc))
+                shown = self.example in str(exc)  # else: show the mode's example action
                 messages += [
                     {"role": "assistant", "content": text},
                     {
                         "role": "user",
                         "content": f"Your reply could not be parsed: {exc}. Answer again: "
-                        "Analysis: paragraph, then one JSON object.",
+                        "Analysis: paragraph, then one JSON object"
+                        + ("." if shown else f", e.g. {self.example}"),
                     },
                 ]
+        parse_error = ""
         if action is None:
-            self._pending_error = errors[-1]
+            parse_error = f"your reply could not be parsed: {errors[-1]}"
             action = self._unparseable()
-        else:
-            self._pending_error = ""
         _add(self.usage_total, usage)
         self.history.append(
             {
                 "step": self._step,
-                "action": _summary(said if said is not None else text),
-                "error": "",
+                "action": _summary(said) if said is not None else f"(reply) {_summary(text)}",
+                "error": parse_error,
+                "unparsed": bool(parse_error),
             }
         )
         self.info = {
             "reply": text,
             "analysis": analysis,
             "parse_errors": errors,
+            "parse_error": parse_error,
             "http_attempts": attempts,
             "usage": usage,
             "usage_total": dict(self.usage_total),
@@ -146,10 +150,11 @@ class LLMAgent(Agent):
             for h in self.history:
                 err = f" -> error: {h['error']}" if h["error"] else ""
                 lines.append(f"{h['step']}. {h['action']}{err}")
-        if self._pending_error:
-            lines.append(f"## Your previous reply could not be parsed\n{self._pending_error}")
+        unparsed = bool(self.history) and self.history[-1]["unparsed"]
         for key, value in obs.items():
             if key in ("instruction", "screenshot") or not isinstance(value, str):
+                continue
+            if key == "last_action_error" and unparsed:  # the placeholder's: the reply's is above
                 continue
             if value:
                 lines.append(f"## {key.replace('_', ' ').capitalize()}\n{value}")
@@ -165,16 +170,20 @@ class LLMAgent(Agent):
         if self.mode in TEXT_ANSWERS:
             key = TEXT_ANSWERS[self.mode]
             if not isinstance(action.get(key), str):
-                raise ReplyParseError(f'the JSON object must be {{"{key}": "..."}} (a string)')
+                raise ReplyParseError(
+                    f'the JSON object must be {{"{key}": "..."}} (a string), e.g. {self.example}'
+                )
             return action[key]
         if self.mode == "composite":
             if "api" not in action:
-                raise ReplyParseError('a composite action is {"api": NAME, "args": {...}}')
+                raise ReplyParseError(
+                    f'a composite action is {{"api": NAME, "args": {{...}}}}, e.g. {self.example}'
+                )
             return {"api": action["api"], "args": action.get("args") or {}}
         if "action_type" not in action and "type" in action:
             action = {**action, "action_type": action["type"]}
         if "action_type" not in action:
-            raise ReplyParseError("the JSON object has no 'action_type'")
+            raise ReplyParseError(f"the JSON object has no 'action_type', e.g. {self.example}")
         out = dict(action)
         out.pop("type", None)
         for name in POINT_FIELDS:

@@ -25,17 +25,18 @@ class ParsedReply:
     action: dict[str, Any]
 
 
-def parse_reply(text: str) -> ParsedReply:
-    """The analysis text and the action object of a reply (raises ReplyParseError)."""
+def parse_reply(text: str, example: str = "") -> ParsedReply:
+    """The analysis text and the action object of a reply (raises ReplyParseError).
+
+    ``example``: one valid action of the agent's mode as JSON (``prompts.action_example``),
+    shown in the error so that the model's next try has the right shape."""
     if not isinstance(text, str) or not text.strip():
         raise ReplyParseError("the reply is empty")
     cleaned = _FENCE.sub("", text)
     objects = list(_json_objects(cleaned))
     if not objects:
-        raise ReplyParseError(
-            "no JSON object found; end the reply with one JSON object such as "
-            '{"action_type": "click", "start": [100, 200]}'
-        )
+        such = f" such as {example}" if example else " (the action)"
+        raise ReplyParseError(f"no JSON object found; end the reply with one JSON object{such}")
     start, action = objects[-1]
     match = _ANALYSIS.search(cleaned[:start])
     analysis = cleaned[match.end() if match else 0 : start].strip()

@@ -7,6 +7,8 @@ for single-drag), so a change to an action changes the prompt.
 
 from __future__ import annotations
 
+import json
+
 from scratch_gym.agents.coords import Coordinates
 
 INTRO = (
@@ -41,6 +43,41 @@ def system_prompt(mode: str, coords: Coordinates | None = None) -> str:
     )
 
 
+# sample values of the primitive actions' fields, for examples (screen pixels)
+SAMPLE_FIELDS = {
+    "start": [88, 140],
+    "end": [420, 200],
+    "text": "10",
+    "keys": "Enter",
+    "scroll": [0, 300],
+}
+EXAMPLE_API = "add_block"  # the composite API the examples show
+
+
+def action_example(mode: str) -> str:
+    """One valid action of ``mode`` as JSON, built from the mode's action catalogue: a primitive
+    ``drag`` (primitive and single-drag modes), a composite API call with its catalogue example,
+    or the text answer of the perception and nl2scratch modes. The system prompt and the retry hint
+    after a malformed reply both show it."""
+    if mode in ("primitive", "single_drag"):
+        from scratch_gym.actions.primitive import PRIMITIVE_ACTIONS
+
+        drag = next(a for a in PRIMITIVE_ACTIONS if a.name == "drag")
+        return json.dumps({"action_type": drag.name, **{f: SAMPLE_FIELDS[f] for f in drag.fields}})
+    if mode == "composite":
+        from scratch_gym.actions.composite_catalogue import COMPOSITE_APIS
+
+        api = next((a for a in COMPOSITE_APIS if a.name == EXAMPLE_API), COMPOSITE_APIS[0])
+        return json.dumps({"api": api.name, "args": api.example})
+    if mode == "perception":
+        return json.dumps({"answer": "yes"})
+    if mode == "nl2scratch":
+        return json.dumps({"program": "when green flag clicked\nsay [Hello!] for (2) seconds"})
+    raise ValueError(
+        f"unknown mode {mode!r}; allowed: primitive, composite, single_drag, perception, nl2scratch"
+    )
+
+
 def primitive_prompt(coords: Coordinates) -> str:
     from scratch_gym.actions.primitive import actions_markdown
 
@@ -52,7 +89,7 @@ def primitive_prompt(coords: Coordinates) -> str:
             "click an input to edit it, then type. Answer `done` when the task is complete.",
             "## Actions\n" + actions_markdown(),
             "Write `action_type` as its name. " + coords.describe(),
-            'Example: {"action_type": "drag", "start": [88, 140], "end": [420, 200]}',
+            "Example: " + action_example("primitive"),
             REPLY_FORMAT,
         ]
     )
@@ -68,6 +105,7 @@ def composite_prompt() -> str:
             "with each field's value and choices, and the result of your last action. You edit "
             "the program with semantic calls. Indices refer to the latest observation.",
             "## Actions\n" + action_reference(),
+            "Example: " + action_example("composite"),
             'Call {"api": "done", "args": {}} when the task is complete.',
             REPLY_FORMAT,
         ]
@@ -84,7 +122,7 @@ def single_drag_prompt(coords: Coordinates) -> str:
             "This episode is a single drag: you get one action, and it must be `drag`.",
             f"`drag` (fields: {', '.join(drag.fields)}): {drag.description}",
             coords.describe(),
-            'Example: {"action_type": "drag", "start": [88, 140], "end": [420, 200]}',
+            "Example: " + action_example("single_drag"),
             REPLY_FORMAT,
         ]
     )
@@ -96,7 +134,7 @@ def perception_prompt() -> str:
             "You look at a screenshot of the Scratch 3 editor and answer one question about it.",
             "Answer yes/no questions with `yes` or `no`; answer a question about a block's field "
             "with the value exactly as the editor shows it.",
-            'Example: {"answer": "yes"}',
+            "Example: " + action_example("perception"),
             REPLY_FORMAT.replace("the action", "your answer"),
         ]
     )
@@ -110,7 +148,7 @@ def program_prompt() -> str:
             "You get the description, the sprite the program is for, the project's context "
             "(sprites, costumes, variables, messages) and, after a program that did not parse, "
             "the error with its line and column.",
-            'Example: {"program": "when green flag clicked\\nsay [Hello!] for (2) seconds"}',
+            "Example: " + action_example("nl2scratch"),
             REPLY_FORMAT.replace("the action", "the program"),
         ]
     )
