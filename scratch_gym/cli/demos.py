@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import argparse
 
-from scratch_gym.cli.output import print_json_last, table
+from scratch_gym.cli.arguments import existing_dir
+from scratch_gym.cli.output import print_error, print_json_last, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,7 +26,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "minari.load_dataset('scratch-gym/<suite>-<mode>-v0').",
     )
     p.add_argument("--suite", default="tasks", choices=["tasks", "scratchworld"])
-    p.add_argument("--scratchworld", metavar="PATH", help="with --suite scratchworld: a checkout")
+    p.add_argument(
+        "--scratchworld",
+        type=existing_dir,
+        metavar="PATH",
+        help="with --suite scratchworld: a checkout",
+    )
     p.add_argument("--mode", default="primitive", choices=["primitive", "composite"])
     p.add_argument("--out", required=True, metavar="DIR", help="Minari datasets root to write")
     p.add_argument("--obs-size", default="320x180", metavar="WxH", help="pixel observation size")
@@ -51,28 +57,24 @@ def run(args: argparse.Namespace) -> int:
     try:
         import minari  # noqa: F401
     except ImportError:
-        print("error: demos need Minari: pip install 'scratch-gym[demos]' (minari[hdf5])")
-        return 2
+        return print_error("demos need Minari: pip install 'scratch-gym[demos]' (minari[hdf5])")
     try:
         obs_size = parse_obs_size(args.obs_size)
     except ValueError as exc:
-        print(f"error: {exc}")
-        return 2
+        return print_error(str(exc).strip("'\""))
     if args.suite == "scratchworld" and not args.scratchworld:
-        print("error: --suite scratchworld needs --scratchworld PATH (a ScratchWorld checkout)")
-        return 2
+        return print_error(
+            "--suite scratchworld needs --scratchworld PATH (a ScratchWorld checkout)"
+        )
     if args.runs < 1 or args.workers < 1:
-        print("error: --runs and --workers must be at least 1")
-        return 2
+        return print_error("--runs and --workers must be at least 1")
     scratchworld = args.scratchworld if args.suite == "scratchworld" else None
     try:
         tasks = select_tasks(args.categories, args.tasks, scratchworld)
-    except (UnknownTaskError, KeyError, FileNotFoundError) as exc:
-        print(f"error: {exc}")
-        return 2
+    except (UnknownTaskError, KeyError, ValueError, FileNotFoundError) as exc:
+        return print_error(str(exc).strip("'\""))
     if not tasks:
-        print("error: no tasks selected")
-        return 2
+        return print_error("no tasks selected")
     try:
         report = collect(
             tasks,
@@ -91,10 +93,9 @@ def run(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
         )
     except DemoResumeError as exc:
-        print(f"error: {exc}")
-        return 2
+        return print_error(str(exc).strip("'\""))
     except RuntimeError as exc:
-        print(f"error: {exc}")
+        print_error(str(exc))
         return 1
     rows = [
         (r["task"], r["run"], r["status"], r.get("steps", "-"), "yes" if r.get("kept") else "no")

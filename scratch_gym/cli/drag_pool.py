@@ -6,7 +6,9 @@ import argparse
 import time
 from pathlib import Path
 
-from scratch_gym.cli.output import print_json_last, table
+from scratch_gym.cli.arguments import non_negative_int, positive_int
+from scratch_gym.cli.output import UsageError, print_json_last, table
+from scratch_gym.progress import progress_bar
 
 
 def register(single_drag: argparse.ArgumentParser) -> None:
@@ -21,7 +23,9 @@ def register(single_drag: argparse.ArgumentParser) -> None:
         "from the real editor into DIR: what the agent observes and the geometry that decides a "
         "drag. The same seed gives the same pool; an interrupted build resumes.",
     )
-    build.add_argument("--n", type=int, required=True, help="generated tasks to capture")
+    build.add_argument(
+        "--n", type=non_negative_int, required=True, help="generated tasks to capture"
+    )
     build.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
     build.add_argument("--out", type=Path, required=True, help="the pool directory")
     build.add_argument(
@@ -30,7 +34,7 @@ def register(single_drag: argparse.ArgumentParser) -> None:
         metavar="ID",
         help="also capture the stored tasks (all, or the ids given)",
     )
-    build.add_argument("--workers", type=int, default=1, help="editor pages in parallel")
+    build.add_argument("--workers", type=positive_int, default=1, help="editor pages in parallel")
     build.add_argument(
         "--obs-size", default="128x72", help="RL pixel observation size WxH (default 128x72)"
     )
@@ -40,19 +44,15 @@ def register(single_drag: argparse.ArgumentParser) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
     from scratch_gym.single_drag.task_pool import build_pool
 
-    if args.n < 0:
-        raise SystemExit(f"single-drag pool build: --n must be >= 0, got {args.n}")
+    if args.out.exists() and not args.out.is_dir():
+        raise UsageError(f"--out {args.out} is a file (a pool directory is needed)")
     try:
         w, h = (int(v) for v in args.obs_size.lower().split("x"))
     except ValueError:
-        raise SystemExit(
-            f"single-drag pool build: --obs-size must be WxH, e.g. 128x72, got {args.obs_size!r}"
-        ) from None
-    bar = tqdm(total=0, desc="capturing", unit="task", disable=args.quiet)
+        raise UsageError(f"--obs-size must be WxH, e.g. 128x72 (got {args.obs_size!r})") from None
+    bar = progress_bar(total=0, desc="capturing", unit="task", disable=args.quiet)
 
     def progress(done: int, total: int) -> None:
         bar.total = total
@@ -67,7 +67,7 @@ def run_build(args: argparse.Namespace) -> int:
         )
     except (KeyError, ValueError) as exc:  # unknown stored ids, another pool in --out
         bar.close()
-        raise SystemExit(f"single-drag pool build: {exc}") from None
+        raise UsageError(str(exc).strip("'\"")) from None
     bar.close()
     wall = time.perf_counter() - t0
     size = sum(p.stat().st_size for p in (args.out / "snapshots").glob("*.npz"))

@@ -20,7 +20,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scratch_gym.cli.output import print_json_last
+from scratch_gym.cli.arguments import existing_dir, existing_file, positive_int
+from scratch_gym.cli.output import print_error, print_json_last
 
 if TYPE_CHECKING:
     from scratch_gym.suites import Suite
@@ -58,7 +59,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "QA questions (--perception-seed, --screens); nl2scratch: program writing "
         "(--references JSONL, default the task suite's goldens)",
     )
-    p.add_argument("--scratchworld", default=None, metavar="PATH", help="a ScratchWorld checkout")
+    p.add_argument(
+        "--scratchworld",
+        default=None,
+        type=existing_dir,
+        metavar="PATH",
+        help="a ScratchWorld checkout",
+    )
     p.add_argument(
         "--time",
         default=None,
@@ -88,17 +95,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--references",
         default=None,
+        type=existing_file,
         metavar="JSONL",
         help="nl2scratch: {key, nl, pseudocode} lines to write programs for",
     )
     p.add_argument("--categories", nargs="*", default=None, help="task categories (default: all)")
     p.add_argument("--tasks", nargs="*", default=None, help="task ids (instead of categories)")
-    p.add_argument("--runs", "-k", type=int, default=1, help="runs per task")
-    p.add_argument("--workers", type=int, default=1, help="environments in parallel (processes)")
+    p.add_argument("--runs", "-k", type=positive_int, default=1, help="runs per task")
+    p.add_argument(
+        "--workers", type=positive_int, default=1, help="environments in parallel (processes)"
+    )
     p.add_argument(
         "--ray", default=None, metavar="ADDRESS", help="Ray cluster ('local' starts one)"
     )
-    p.add_argument("--results", default="runs/results.jsonl", help="results JSONL file")
+    p.add_argument(
+        "--results",
+        default=DEFAULT_RESULTS,
+        help=f"results JSONL file (default {DEFAULT_RESULTS}; its path is printed under the table)",
+    )
     p.add_argument(
         "--resume", action="store_true", help="continue a results file, skipping done episodes"
     )
@@ -106,11 +120,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--plot", default=None, metavar="PNG", help="save a per-category bar chart")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--reward-mode", default="sparse", choices=["sparse", "per_step"])
-    p.add_argument("--max-steps", type=int, default=None, help="override the tasks' step budgets")
+    p.add_argument(
+        "--max-steps", type=positive_int, default=None, help="override the tasks' step budgets"
+    )
     p.add_argument(
         "--report",
         nargs="*",
         default=None,
+        type=existing_file,
         metavar="JSONL",
         help="only print tables (and --plot) of these results files",
     )
@@ -132,19 +149,54 @@ def agent_name(text: str) -> str:
 
 
 def add_llm_arguments(p: argparse.ArgumentParser) -> None:
-    """The LLM agent's options (shared by ``eval`` and ``run``)."""
+    """The LLM agent's options (shared by ``eval``, ``run`` and ``single-drag``)."""
     from scratch_gym.agents.coords import CONVENTIONS
 
     llm = p.add_argument_group("llm agent")
-    llm.add_argument("--base-url", default="https://api.openai.com/v1")
+    llm.add_argument(
+        "--base-url",
+        default=PUBLIC_BASE_URL,
+        help="OpenAI-compatible endpoint (default: the public OpenAI API, which needs a key)",
+    )
     llm.add_argument("--model", default="gpt-4o")
     llm.add_argument(
-        "--api-key-env", default="OPENAI_API_KEY", help="environment variable with the key"
+        "--api-key-env",
+        default=DEFAULT_KEY_ENV,
+        help=f"environment variable with the key (default {DEFAULT_KEY_ENV})",
     )
     llm.add_argument("--coords", default="pixels", choices=CONVENTIONS)
     llm.add_argument("--history", type=int, default=5, help="recent steps in the prompt")
     llm.add_argument("--max-retries", type=int, default=3)
     llm.add_argument("--temperature", type=float, default=0.0)
+
+
+def warn_public_endpoint(agents: list[str], args: argparse.Namespace) -> None:
+    """One warning line on stderr when an LLM agent will call the public default endpoint with no
+    key in its environment variable (every request would fail with HTTP 401)."""
+    import os
+    import sys
+
+    if "llm" not in agents or args.base_url.rstrip("/") != PUBLIC_BASE_URL:
+        return
+    if not os.environ.get(args.api_key_env):
+        print(
+            f"warning: the llm agent calls the public endpoint {PUBLIC_BASE_URL} but "
+            f"${args.api_key_env} is unset, so every request will fail (set it, or give "
+            "--base-url of your own server)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def print_failures(records: list[dict], results: str | list[str] | None) -> None:
+    """Under the tables: each error kind's count and first message, each agent's unparsed
+    replies, and where the results file is."""
+    from scratch_gym.runner.reports import failure_lines
+
+    for line in failure_lines(records):
+        print(line)
+    if isinstance(results, str):
+        print(f"results: {results} ({len(records)} episodes)")
 
 
 def agent_kwargs(args: argparse.Namespace) -> dict:
@@ -162,6 +214,10 @@ def agent_kwargs(args: argparse.Namespace) -> dict:
         return {"seed": args.seed}
     return {}
 
+
+PUBLIC_BASE_URL = "https://api.openai.com/v1"
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+DEFAULT_RESULTS = "runs/results.jsonl"
 
 # the command-line flag of each suite option
 SUITE_FLAGS = {
@@ -204,10 +260,13 @@ def suite_from_args(args: argparse.Namespace) -> Suite:
 def run(args: argparse.Namespace) -> int:
     from scratch_gym.agents.factory import check_agent_mode
     from scratch_gym.runner import AgentSpec, EnvSpec, ResultsFile, ResumeError, evaluate
-    from scratch_gym.runner.reports import report_tables, summary_json
+    from scratch_gym.runner.reports import all_infrastructure, report_tables, summary_json
 
     if args.report is not None:
-        records = [r for path in args.report for r in ResultsFile(path).records()]
+        try:
+            records = [r for path in args.report for r in ResultsFile(path).records()]
+        except (OSError, ValueError) as exc:
+            return print_error(f"cannot read the results file: {exc}")
         suite_name = None
     else:
         try:
@@ -216,9 +275,9 @@ def run(args: argparse.Namespace) -> int:
             suite.check_mode(mode)
             check_agent_mode(args.agent, mode)
         except ValueError as exc:
-            print(f"error: {exc}")
-            return 2
+            return print_error(str(exc))
         suite_name = suite.name
+        warn_public_endpoint([args.agent], args)
         spec = AgentSpec(args.agent, mode, agent_kwargs(args), args.label)
         env = EnvSpec(reward_mode=args.reward_mode, max_steps=args.max_steps)
         try:
@@ -237,10 +296,10 @@ def run(args: argparse.Namespace) -> int:
                 progress=not args.no_progress,
                 suite=suite,
             )
-        except (ResumeError, ValueError, FileNotFoundError) as exc:
-            print(f"error: {exc}")
-            return 2
+        except (ResumeError, ValueError, KeyError, OSError) as exc:
+            return print_error(str(exc).strip("'\""))
     print(report_tables(records))
+    print_failures(records, args.results if args.report is None else None)
     if args.plot:
         from scratch_gym.runner.plots import plot_categories
 
@@ -249,4 +308,4 @@ def run(args: argparse.Namespace) -> int:
         payload = summary_json(records, suite_name)
         payload["results"] = args.results if args.report is None else args.report
         print_json_last(payload)
-    return 0
+    return 1 if all_infrastructure(records) else 0

@@ -6,9 +6,10 @@ import argparse
 import random
 
 import gymnasium as gym
-from tqdm import tqdm
 
+from scratch_gym.cli.arguments import positive_int
 from scratch_gym.cli.output import print_json_last, table
+from scratch_gym.progress import progress_bar
 from scratch_gym.reliability.fuzz import (
     composite_actions,
     composite_is_valid,
@@ -26,7 +27,7 @@ GENERATORS = {
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("fuzz", help="fuzz an agent-facing action space")
     p.add_argument("--env", default="ScratchWorld-Primitive-v0", choices=sorted(GENERATORS))
-    p.add_argument("--n", type=int, default=10_000, help="number of actions")
+    p.add_argument("--n", type=positive_int, default=10_000, help="number of actions")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object last")
     p.set_defaults(handler=run)
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     generate, is_valid = GENERATORS[args.env]
     env = gym.make(args.env)
     try:
-        with tqdm(total=args.n, desc=f"fuzz {args.env}", unit="action") as bar:
+        with progress_bar(total=args.n, desc=f"fuzz {args.env}", unit="action") as bar:
             report = fuzz(
                 env,
                 generate(random.Random(args.seed)),

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
+from scratch_gym.cli.output import os_error_message, print_error, print_json_last
 from scratch_gym.nl2scratch.figures import (
     format_length_table,
     format_slot_table,
@@ -87,8 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Runs the benchmark; prints the table and, with ``--json``, a JSON object last."""
     if args.bootstrap < 0:
-        print("nl2scratch: --bootstrap must be 0 or more", file=sys.stderr)
-        return 2
+        return print_error(f"--bootstrap must be 0 or more (got {args.bootstrap})")
     try:
         protocol = get_protocol(args.protocol, args.postprocess, args.ref_loop_slots)
         result = run_benchmark(
@@ -103,12 +101,10 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             progress=not args.quiet,
         )
-    except ReferenceFileError as exc:
-        print(f"nl2scratch: {exc}", file=sys.stderr)
-        return 2
-    except (OSError, SelectionError, ValueError) as exc:
-        print(f"nl2scratch: {exc}", file=sys.stderr)
-        return 2
+    except OSError as exc:
+        return print_error(os_error_message(exc))
+    except (ReferenceFileError, SelectionError, ValueError) as exc:
+        return print_error(str(exc))
     print(format_table(result))
     payload = result.as_json()
     if args.figures or args.plot:
@@ -122,16 +118,14 @@ def run(args: argparse.Namespace) -> int:
         try:
             paths = plot_figures(result, args.plot)
         except (OSError, ImportError) as exc:
-            print(f"nl2scratch: cannot write plots to {args.plot}: {exc}", file=sys.stderr)
-            return 2
+            return print_error(f"cannot write plots to {args.plot}: {exc}")
         print("plots: " + ", ".join(str(p) for p in paths))
         payload["plots"] = [str(p) for p in paths]
     if args.items:
         try:
             write_items(result, args.items)
         except OSError as exc:
-            print(f"nl2scratch: cannot write {args.items}: {exc}", file=sys.stderr)
-            return 2
+            return print_error(f"cannot write {args.items}: {os_error_message(exc)}")
     if args.json:
-        print(json.dumps(payload, ensure_ascii=False))
+        print_json_last(payload)
     return 0

@@ -1,10 +1,33 @@
-"""Shared output helpers for subcommands: readable tables and the closing JSON line."""
+"""Shared output helpers for subcommands: readable tables, the closing JSON line, and the one
+error style (``error: <what> (<what is allowed>)`` on stderr, exit 2 for usage errors)."""
 
 from __future__ import annotations
 
 import json
+import math
+import sys
 from collections.abc import Sequence
 from typing import Any
+
+USAGE_EXIT = 2
+
+
+class UsageError(Exception):
+    """A user mistake on the command line (a bad argument, path or file): ``scratch-gym`` prints
+    ``error: <message>`` on stderr and exits 2, without a traceback."""
+
+
+def print_error(message: str) -> int:
+    """Print ``error: <message>`` (one line) on stderr; returns the usage exit code, 2."""
+    print(f"error: {' '.join(str(message).split())}", file=sys.stderr, flush=True)
+    return USAGE_EXIT
+
+
+def os_error_message(exc: OSError) -> str:
+    """``[Errno 2] No such file or directory: 'x'`` as ``no such file or directory: x``."""
+    if exc.filename is not None and exc.strerror:
+        return f"{exc.strerror.lower()}: {exc.filename}"
+    return str(exc)
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -22,6 +45,25 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def json_safe(value: Any) -> Any:
+    """``value`` with every non-finite number (NaN, +-Infinity) as ``None`` and numpy scalars as
+    Python numbers, so that it is valid JSON (which has no NaN)."""
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    if type(value).__module__ == "numpy" and getattr(value, "shape", None) == ():
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def json_line(payload: Any) -> str:
+    """``payload`` as one line of valid JSON (``null`` for NaN/Infinity, never ``NaN``)."""
+    return json.dumps(json_safe(payload), sort_keys=True, default=str, allow_nan=False)
+
+
 def print_json_last(payload: dict[str, Any]) -> None:
-    """Print the subcommand's figures as one JSON object on the last line."""
-    print(json.dumps(payload, sort_keys=True, default=str), flush=True)
+    """Print the subcommand's figures as one JSON object on the last line (valid JSON)."""
+    print(json_line(payload), flush=True)

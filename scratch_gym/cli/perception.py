@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
-from scratch_gym.cli.output import print_json_last, table
+from scratch_gym.cli.output import os_error_message, print_error, print_json_last, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,9 +31,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         summary = _export(args) if args.action == "export" else _eval(args)
-    except (OSError, ValueError, KeyError) as exc:
-        print(f"perception: {exc}", file=sys.stderr)
-        return 2
+    except OSError as exc:
+        return print_error(os_error_message(exc))
+    except (ValueError, KeyError) as exc:
+        return print_error(str(exc).strip("'\""))
     if args.json:
         print_json_last(summary)
     return 0
@@ -45,7 +45,7 @@ def _export(args: argparse.Namespace) -> dict:
     from scratch_gym.perception.dataset import DEFAULT_SCREENS, DEFAULT_SEED, export, generate
 
     if args.out is None:
-        raise ValueError("export needs --out")
+        raise ValueError("perception export needs --out DIR (the folder to write)")
     seed = DEFAULT_SEED if args.seed is None else args.seed
     screens = DEFAULT_SCREENS if args.screens is None else args.screens
     page = EditorPage().open()
@@ -69,7 +69,10 @@ def _eval(args: argparse.Namespace) -> dict:
     from scratch_gym.perception.questions import is_correct
 
     if args.dataset is None or args.predictions is None:
-        raise ValueError("eval needs --dataset and --predictions")
+        raise ValueError(
+            "perception eval needs --dataset DIR and --predictions JSONL (an exported folder and "
+            "{id, answer} lines)"
+        )
     _, questions = load(args.dataset)
     answers = {}
     for line in args.predictions.read_text().splitlines():

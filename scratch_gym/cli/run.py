@@ -10,7 +10,8 @@ import gymnasium as gym
 from PIL import Image
 
 from scratch_gym.agents.demo import DemoAgent
-from scratch_gym.cli.output import print_json_last, table
+from scratch_gym.cli.arguments import positive_int, project_file
+from scratch_gym.cli.output import UsageError, print_json_last, table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,24 +33,58 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mode", default="primitive", choices=["primitive", "composite"])
     p.add_argument("--record", metavar="DIR", help="save a GIF + HTML recording of the episode")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--env", default="ScratchWorld-Primitive-v0", help="environment id (demo)")
-    p.add_argument("--project", default=None, help="starting project (.sb3 or project.json)")
+    p.add_argument(
+        "--env", default="ScratchWorld-Primitive-v0", type=env_id, help="environment id (demo)"
+    )
+    p.add_argument(
+        "--project",
+        default=None,
+        type=project_file,
+        help="starting project of the demo episode (.sb3 or project.json)",
+    )
+    p.add_argument(
+        "--max-steps",
+        type=positive_int,
+        default=None,
+        help="step budget of the episode (default: the task's, or the environment's)",
+    )
     p.add_argument("--out", default="runs/demo", help="folder for the last screenshot (demo)")
     p.add_argument("--json", action="store_true", help="print one JSON object last")
     add_llm_arguments(p)
     p.set_defaults(handler=run)
 
 
+def env_id(text: str) -> str:
+    """argparse type of ``--env``: a registered environment id (with a did-you-mean)."""
+    import difflib
+
+    from scratch_gym.registration import ENV_IDS
+
+    if text in ENV_IDS:
+        return text
+    close = difflib.get_close_matches(text, list(ENV_IDS), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise argparse.ArgumentTypeError(
+        f"unknown environment id {text!r} (allowed: {', '.join(ENV_IDS)}{hint})"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     import scratch_gym  # noqa: F401  (registers the ids)
 
     if args.task is not None:
+        if args.project is not None:
+            raise UsageError("--project goes with the demo episode (a task has its own project)")
         return _run_task(args)
     if args.agent not in (None, "demo"):
-        raise SystemExit("--agent other than demo needs --task (the demo episode has no task)")
+        raise UsageError(
+            f"--agent {args.agent} needs --task ID (the demo episode has no task; allowed "
+            "without --task: demo)"
+        )
 
     t0 = time.perf_counter()
-    env = gym.make(args.env, render_mode="rgb_array", project=args.project)
+    budget = {"max_steps": args.max_steps} if args.max_steps else {}
+    env = gym.make(args.env, render_mode="rgb_array", project=args.project, **budget)
     try:
         obs, info = env.reset(seed=0)
         create_s = time.perf_counter() - t0
@@ -100,20 +135,31 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_task(args: argparse.Namespace) -> int:
-    from scratch_gym.cli.eval import agent_kwargs
+    from scratch_gym.cli.eval import agent_kwargs, warn_public_endpoint
+    from scratch_gym.runner.jobs import EnvSpec
+    from scratch_gym.runner.reports import failure_lines
     from scratch_gym.runner.single import run_task
     from scratch_gym.runner.status import exit_code
+    from scratch_gym.tasks import load_task
 
     agent = args.agent if args.agent not in (None, "demo") else "oracle"
     args.agent = agent
+    load_task(args.task)  # an unknown id is a usage error before the browser starts
+    warn_public_endpoint([agent], args)
     kwargs = agent_kwargs(args)
     kwargs.pop("seed", None)  # the episode seeds the agent (agent.seed(--seed))
-    record = run_task(args.task, agent, args.mode, record_dir=args.record, seed=args.seed, **kwargs)
+    env = EnvSpec(reward_mode="per_step", max_steps=args.max_steps)
+    record = run_task(
+        args.task, agent, args.mode, record_dir=args.record, seed=args.seed, env=env, **kwargs
+    )
     code = exit_code(record)
     detail = record.get("ended_by") or record.get("error") or ""
     print(f"status: {record['status']}" + (f" ({detail})" if detail else "") + f"; exit {code}")
     if record.get("unsupported"):
         print(f"unsupported: {record['unsupported']}")
+    for line in failure_lines([record]):
+        if not line.startswith(("agent errors", "infrastructure errors")):  # said above
+            print(line)
     if args.json:
         print_json_last(record)
     return code

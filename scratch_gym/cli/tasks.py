@@ -20,8 +20,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from scratch_gym.cli.output import print_json_last, table
+from scratch_gym.cli.arguments import existing_dir, existing_file, task_project_file
+from scratch_gym.cli.output import UsageError, print_error, print_json_last, table
 from scratch_gym.cli.task_dirs import add_tasks_dir_argument, apply_tasks_dirs
+from scratch_gym.progress import progress_bar
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--oracle-results",
         nargs="+",
+        type=existing_file,
         metavar="JSONL",
         help="with --stats: per category, the primitive and composite oracles' success and "
         "median steps from these eval results files (scratch-gym eval --agent oracle)",
@@ -50,7 +53,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     ls.add_argument("--category", help="create, debug, extend, compute, ...")
     ls.add_argument("--difficulty", choices=["easy", "medium", "hard"])
     ls.add_argument("--block", help="only tasks tagged with this opcode")
-    ls.add_argument("--scratchworld", metavar="PATH", help="list an original ScratchWorld checkout")
+    ls.add_argument(
+        "--scratchworld",
+        type=existing_dir,
+        metavar="PATH",
+        help="list an original ScratchWorld checkout",
+    )
 
     check = actions.add_parser("check", help="adversarial check of tasks (one, several, --all)")
     check.add_argument("task_id", nargs="*", help="task ids (or --all)")
@@ -70,8 +78,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     ev = actions.add_parser("evaluate", help="run a task's tests on a project file")
     ev.add_argument("task_id")
-    ev.add_argument("project", nargs="?", help=".sb3, .json or .toml (default: the golden)")
-    ev.add_argument("--scratchworld", metavar="PATH", help="the task is from this checkout")
+    ev.add_argument(
+        "project",
+        nargs="?",
+        type=task_project_file,
+        help=".sb3, .json or .toml (default: the golden)",
+    )
+    ev.add_argument(
+        "--scratchworld", type=existing_dir, metavar="PATH", help="the task is from this checkout"
+    )
 
     new = actions.add_parser("new", help="scaffold a new task folder to fill in")
     new.add_argument("task_id", help="lowercase letters, digits, '-' or '_'")
@@ -98,7 +113,20 @@ def run(args: argparse.Namespace) -> int:
     return actions[args.tasks_command](args)
 
 
+def check_category(category: str | None) -> None:
+    """UsageError for a category no task has (allowed ones and a did-you-mean in the message)."""
+    if category:
+        from scratch_gym.runner.suite import checked_selection
+        from scratch_gym.suites import TaskSuite
+
+        try:
+            checked_selection(TaskSuite(), [category])
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
+
 def _stats(args: argparse.Namespace) -> int:
+    check_category(args.stats_category)
     if args.oracle_results:
         return _oracle_stats(args)
     from scratch_gym.tasks import list_tasks
@@ -127,17 +155,15 @@ def _oracle_stats(args: argparse.Namespace) -> int:
     from scratch_gym.runner.results import ResultsFile
     from scratch_gym.tasks.stats import oracle_markdown, oracle_rows, oracle_stats
 
-    missing = [p for p in args.oracle_results if not Path(p).is_file()]
-    if missing:
-        print(f"error: no such results file: {', '.join(missing)}")
-        return 2
     records = [r for path in args.oracle_results for r in ResultsFile(path).records()]
     if args.stats_category:
         records = [r for r in records if r.get("category") == args.stats_category]
     stats = oracle_stats(records)
     if not stats:
-        print("error: no primitive or composite episodes in these results files")
-        return 2
+        return print_error(
+            "no primitive or composite episodes in these results files (eval results of "
+            "--mode primitive or composite)"
+        )
     if args.markdown:
         print(oracle_markdown(stats))
     else:
@@ -158,6 +184,7 @@ def _list(args: argparse.Namespace) -> int:
     else:
         from scratch_gym.tasks import list_tasks
 
+        check_category(args.category)
         tasks = list_tasks(args.category)
     if args.difficulty:
         tasks = [t for t in tasks if t.tags.difficulty == args.difficulty]
@@ -200,9 +227,10 @@ def _check(args: argparse.Namespace) -> int:
     from scratch_gym.tasks import list_tasks, load_task
 
     if args.all == bool(args.task_id):
-        raise SystemExit("tasks check: give task ids, or --all (not both)")
+        raise UsageError("tasks check needs task ids, or --all (not both)")
     if args.category and not args.all:
-        raise SystemExit("tasks check: --category goes with --all")
+        raise UsageError("tasks check: --category goes with --all (not with task ids)")
+    check_category(args.category)
     tasks = list_tasks(args.category) if args.all else [load_task(t) for t in args.task_id]
     if len(tasks) == 1:
         return _check_one(tasks[0], args)
@@ -262,11 +290,9 @@ def _check_one(task: Any, args: argparse.Namespace) -> int:
 
 
 def _check_many(tasks: list[Any], args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
     rows, failed, reports = [], [], []
     with editor_page() as page:
-        for task in tqdm(tasks, desc="tasks check", unit="task"):
+        for task in progress_bar(tasks, desc="tasks check", unit="task"):
             problems, payload, checked = _check_task(task, page, args.primitive)
             reports.append(payload)
             oracle = checked[1] if checked else None
@@ -297,8 +323,12 @@ def _evaluate(args: argparse.Namespace) -> int:
         if args.project
         else (task.golden.path if task.golden else task.start.path)
     )
+    try:
+        project = load_project(source)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{exc} (an .sb3, project .json or .toml project)") from None
     with editor_page() as page:
-        result = Evaluator(page, task).evaluate(load_project(source))
+        result = Evaluator(page, task).evaluate(project)
     rows = [
         ("pass" if t.passed else "FAIL", t.name, f"{t.frames / 30:.1f}", t.message)
         for t in result.tests

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
 from scratch_gym.demos.format import DEFAULT_OBS_SIZE, MODES, make_demo_env
 from scratch_gym.demos.record import Capture, load_episode, save_episode, save_record
+from scratch_gym.progress import progress_bar
 from scratch_gym.runner.jobs import AgentSpec, Job, make_jobs
 from scratch_gym.runner.status import DONE, INFRASTRUCTURE_ERROR, SUCCESS
 from scratch_gym.runner.worker import job_record
@@ -175,7 +175,7 @@ def collect(
     jobs = make_jobs(AgentSpec("oracle", mode), list(tasks), runs, seed, None, task_suite)
     done = _staged_records(staging)
     todo = [j for j in jobs if done.get(episode_name(j), {}).get("status") not in DONE]
-    bar = tqdm(
+    bar = progress_bar(
         total=len(jobs), initial=len(jobs) - len(todo), desc=f"demos ({mode})", unit="ep",
         disable=not progress,
     )  # fmt: skip

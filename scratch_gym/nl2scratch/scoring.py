@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
 from scratch_gym.nl2scratch.inputs import (
     DEFAULT_FIELDS,
@@ -36,6 +35,7 @@ from scratch_gym.nl2scratch.inputs import (
 from scratch_gym.nl2scratch.inputs import load_examples as _load_examples
 from scratch_gym.nl2scratch.protocols import Protocol, get_protocol
 from scratch_gym.nl2scratch.selection import STRATEGIES, SelectionError, select
+from scratch_gym.progress import progress_bar
 
 __all__ = [
     "DEFAULT_FIELDS",
@@ -266,7 +266,7 @@ def _strategy_table(
         try:
             scores = [
                 score_example(ex, protocol, check_parse, strategy)
-                for ex in tqdm(examples, desc=f"select {strategy}", disable=not progress)
+                for ex in progress_bar(examples, desc=f"select {strategy}", disable=not progress)
             ]
         except SelectionError:
             continue
@@ -298,7 +298,7 @@ def evaluate(
         raise SelectionError(f"{strategy} selection needs parsing (do not pass --no-parse)")
     scores = [
         score_example(ex, protocol, check_parse, strategy)
-        for ex in tqdm(examples, desc="nl2scratch", disable=not progress, unit="ex")
+        for ex in progress_bar(examples, desc="nl2scratch", disable=not progress, unit="ex")
     ]
     metrics, intervals = aggregate(scores, protocol, bootstrap, seed)
     result = BenchmarkResult(metrics, intervals, scores, protocol, report or InputReport())

@@ -7,6 +7,9 @@ The record's ``status`` (vocabulary in :mod:`scratch_gym.runner.status`): ``succ
 or the environment raising on reset) is retried on a recovered environment and recorded as an
 infrastructure error when retries run out; so is an agent whose model API failed
 (:class:`AgentError`). Infrastructure errors are left out of the tables and redone on resume.
+
+A step whose model reply held no action (``agent.info["parse_error"]``) is counted in the record's
+``parse_failures`` (not in ``action_errors``), and kept with its raw reply in ``parse_errors``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from scratch_gym.runner.recording import Recorder
 from scratch_gym.runner.status import AGENT_ERROR, FAILURE, INFRASTRUCTURE_ERROR, SUCCESS
 
 INFRA_RETRIES = 2
+MAX_PARSE_ERRORS = 20  # unparsed replies kept in a record (all are counted)
+MAX_REPLY_CHARS = 4000
 Judge = Callable[[Any, dict[str, Any], Any], dict[str, Any]]
 
 
@@ -71,6 +76,7 @@ def run_episode(
     terminated = truncated = False
     usage: dict[str, int] = {}
     action_errors = 0
+    parse_errors: list[dict[str, Any]] = []  # steps whose reply held no action (LLM agents)
     action: Any = None
     agent_exception = ""
     unsupported = ""
@@ -85,6 +91,7 @@ def run_episode(
             agent_exception = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"
             break
         unsupported = unsupported or str(agent.info.get("unsupported") or "")
+        parse_error = str(agent.info.get("parse_error") or "")
         if recorder is not None:
             recorder.step(_frame(env, obs), action, agent.info)
         obs, reward, terminated, truncated, info = env.step(action)
@@ -96,7 +103,15 @@ def run_episode(
             on_step(steps, action, float(reward), info)
         if info.get("infrastructure_error"):
             raise InfrastructureError(str(info["infrastructure_error"]))
-        if info.get("last_action_error"):
+        if parse_error:  # the step's one error: its reply, not the placeholder the env refused
+            parse_errors.append(
+                {
+                    "step": steps,
+                    "error": parse_error,
+                    "reply": str(agent.info.get("reply", ""))[:MAX_REPLY_CHARS],
+                }
+            )
+        elif info.get("last_action_error"):
             action_errors += 1
         for k, v in (agent.info.get("usage") or {}).items():
             usage[k] = usage.get(k, 0) + int(v)
@@ -120,6 +135,9 @@ def run_episode(
         "wall_s": time.perf_counter() - t0,
         **judged,
     }
+    if parse_errors:
+        outcome["parse_failures"] = len(parse_errors)
+        outcome["parse_errors"] = parse_errors[:MAX_PARSE_ERRORS]
     if agent_exception:
         outcome["agent_exception"] = agent_exception
     if unsupported:
@@ -172,7 +190,8 @@ def _ended_by(
         return "exception"
     if truncated:
         return "budget"
-    executed = (info.get("executed_action") or {}).get("type")
+    executed_action = info.get("executed_action") or {}
+    executed = executed_action.get("action_type", executed_action.get("type"))
     if terminated and executed in ("done", "failed"):
         return str(executed)
     return "success" if success else "terminated"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scratch_gym.runner.status import AGENT_ERROR, INFRASTRUCTURE_ERROR, status_of
 from scratch_gym.runner.tables import summary
 from scratch_gym.suites import SUITES, Suite, TaskSuite, make_suite, suite_of_mode
 
@@ -41,6 +42,76 @@ def report_tables(records: list[dict[str, Any]]) -> str:
     return "\n\n".join(parts)
 
 
+ERROR_KINDS = {AGENT_ERROR: "agent errors", INFRASTRUCTURE_ERROR: "infrastructure errors"}
+MESSAGE_CHARS = 300
+
+
+def first_line(text: Any) -> str:
+    """The first line of a message (an agent exception's traceback follows it), shortened."""
+    line = next((t.strip() for t in str(text or "").splitlines() if t.strip()), "")
+    return line if len(line) <= MESSAGE_CHARS else line[: MESSAGE_CHARS - 3] + "..."
+
+
+def error_message(record: dict[str, Any]) -> str:
+    """Why an episode ended in an error: its ``error``, ``agent_exception`` or ``unsupported``."""
+    for key in ("error", "agent_exception", "unsupported"):
+        if record.get(key):
+            return first_line(record[key])
+    return "(no message recorded)"
+
+
+def error_summary(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per error kind (``agent_error``, ``infrastructure_error``): how many episodes, and the
+    first one's task and message; per agent, the replies that could not be parsed
+    (``parse_failures``: steps, episodes, the first error)."""
+    out: dict[str, Any] = {}
+    for status in ERROR_KINDS:
+        mine = [r for r in records if status_of(r) == status]
+        if mine:
+            out[status] = {
+                "count": len(mine),
+                "task": mine[0].get("task", ""),
+                "first": error_message(mine[0]),
+            }
+    parse: dict[str, dict[str, Any]] = {}
+    for r in records:
+        if not r.get("parse_failures"):
+            continue
+        agent = parse.setdefault(str(r.get("agent", "")), {"steps": 0, "episodes": 0, "first": ""})
+        agent["steps"] += int(r["parse_failures"])
+        agent["episodes"] += 1
+        errors = r.get("parse_errors") or [{}]
+        agent["first"] = agent["first"] or first_line(errors[0].get("error", ""))
+    if parse:
+        out["parse_failures"] = parse
+    return out
+
+
+def failure_lines(records: list[dict[str, Any]]) -> list[str]:
+    """What goes under the tables: each error kind with its count and first message, and each
+    agent's unparsed replies."""
+    errors = error_summary(records)
+    lines = []
+    for status, label in ERROR_KINDS.items():
+        if status in errors:
+            e = errors[status]
+            lines.append(
+                f"{label}: {e['count']} of {len(records)} episodes; first ({e['task']}): "
+                f"{e['first']}"
+            )
+    for agent, p in errors.get("parse_failures", {}).items():
+        lines.append(
+            f"parse failures ({agent}): {p['steps']} replies in {p['episodes']} episodes could "
+            f"not be parsed; first: {p['first']}"
+        )
+    return lines
+
+
+def all_infrastructure(records: list[dict[str, Any]]) -> bool:
+    """Whether there were episodes and every one failed for infrastructure reasons."""
+    return bool(records) and all(status_of(r) == INFRASTRUCTURE_ERROR for r in records)
+
+
 def summary_json(records: list[dict[str, Any]], suite: str | None = None) -> dict[str, Any]:
     """The JSON summary: common keys and the suite's own figures (those of ``suite``, or of the
     only suite in ``records``)."""
@@ -58,6 +129,11 @@ def summary_json(records: list[dict[str, Any]], suite: str | None = None) -> dic
         "psr": s["psr"],
         "agent_errors": s["agent_errors"],
         "infra": s["infra"],
+    }
+    errors = error_summary(mine)
+    out["errors"] = {k: v for k, v in errors.items() if k in ERROR_KINDS}
+    out["parse_failures"] = {
+        agent: p["steps"] for agent, p in errors.get("parse_failures", {}).items()
     }
     if name:
         out.update(reporter(name).figures(mine))

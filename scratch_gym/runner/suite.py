@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
+from scratch_gym.progress import progress_bar
 from scratch_gym.runner.jobs import AgentSpec, EnvSpec, Job, make_jobs
 from scratch_gym.runner.results import ResultsFile
 from scratch_gym.suites import Suite, TaskSuite
@@ -33,7 +32,33 @@ def select_tasks(
     """Tasks of ``suite`` (default: the task suite, or ScratchWorld's with ``scratchworld``) by
     id, or of the given categories (all when neither is given)."""
     suite = suite or TaskSuite(scratchworld=str(scratchworld) if scratchworld else None)
-    return suite.select(categories, task_ids)
+    return checked_selection(suite, categories, task_ids)
+
+
+def checked_selection(
+    suite: Suite, categories: Sequence[str] | None = None, task_ids: Sequence[str] | None = None
+) -> list[Any]:
+    """``suite.select(categories, task_ids)``, keeping only tasks of the given categories; a
+    category that no task of the suite has is a ValueError naming the allowed ones (with a
+    did-you-mean), not an empty run."""
+    tasks = suite.select(categories, task_ids)
+    if not categories:
+        return tasks
+    tasks = [t for t in tasks if t.category in categories]
+    missing = [c for c in categories if not any(t.category == c for t in tasks)]
+    if missing:
+        known = sorted({t.category for t in suite.select(None, task_ids)})
+        unknown = [c for c in missing if c not in known]
+        if unknown:
+            import difflib
+
+            close = difflib.get_close_matches(unknown[0], known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise ValueError(
+                f"unknown task category {unknown[0]!r} in the {suite.name} suite "
+                f"(allowed: {', '.join(known) or 'none'}{hint})"
+            )
+    return tasks
 
 
 def evaluate(
@@ -63,7 +88,7 @@ def evaluate(
     suite.check_mode(agent.mode)
     store = ResultsFile(results)
     store.repair()
-    tasks = suite.select(categories, task_ids)
+    tasks = checked_selection(suite, categories, task_ids)
     jobs = make_jobs(agent, tasks, runs, seed, record_dir, suite)
     done = store.done_keys()
     mine = {j.key for j in jobs}
@@ -75,7 +100,7 @@ def evaluate(
     todo: list[Job] = [j for j in jobs if j.key not in done]
     if limit is not None:
         todo = todo[:limit]
-    bar = tqdm(
+    bar = progress_bar(
         total=len(jobs),
         initial=len(jobs) - len([j for j in jobs if j.key not in done]),
         desc=f"{agent.title} ({agent.mode})",

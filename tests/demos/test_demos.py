@@ -15,8 +15,9 @@ minari = pytest.importorskip("minari")
 
 def demos(capsys, *args: str) -> tuple[int, dict]:
     code = main(["demos", "--no-progress", "--json", *args])
-    out = capsys.readouterr().out.strip().splitlines()
-    return code, (json.loads(out[-1]) if code == 0 else {"error": "\n".join(out)})
+    captured = capsys.readouterr()
+    out = captured.out.strip().splitlines()
+    return code, (json.loads(out[-1]) if code == 0 else {"error": captured.err})
 
 
 def test_primitive_dataset_loads_recovers_and_replays(tmp_path, capsys, monkeypatch):

@@ -116,10 +116,10 @@ def test_task_and_scratchworld_suites(tmp_path, capsys):
 def test_a_suite_option_on_the_wrong_suite_is_a_clear_error(tmp_path, capsys):
     code = main(["eval", "--suite", "perception", "--setting", "gt_start",
                  "--results", str(tmp_path / "x")])  # fmt: skip
-    out = capsys.readouterr().out
+    err = capsys.readouterr().err
     assert code == 2
-    assert "--setting does not apply to the perception suite" in out
+    assert "--setting does not apply to the perception suite" in err
     code = main(["eval", "--suite", "single-drag", "--mode", "composite",
                  "--results", str(tmp_path / "x")])  # fmt: skip
     assert code == 2
-    assert "runs in mode single_drag, not 'composite'" in capsys.readouterr().out
+    assert "runs in mode single_drag, not 'composite'" in capsys.readouterr().err

@@ -52,4 +52,7 @@ def test_oracle_table_per_category(tmp_path, capsys):
 
 def test_oracle_table_bad_input(tmp_path, capsys):
     assert main(["tasks", "--stats", "--oracle-results", str(tmp_path / "none.jsonl")]) == 2
-    assert "no such results file" in capsys.readouterr().out
+    assert (
+        "error: scratch-gym tasks: argument --oracle-results: no such file:"
+        in capsys.readouterr().err
+    )

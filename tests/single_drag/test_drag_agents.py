@@ -39,7 +39,7 @@ def test_eval_refuses_a_drag_agent_outside_the_single_drag_suite(tmp_path, capsy
     code = cli_main(["eval", "--agent", "drag-policy:/x.pt", "--tasks", "fix-bounce",
                      "--results", str(tmp_path / "r.jsonl")])  # fmt: skip
     assert code == 2
-    assert "drag-policy agent acts in single_drag mode only" in capsys.readouterr().out
+    assert "drag-policy agent acts in single_drag mode only" in capsys.readouterr().err
     assert not (tmp_path / "r.jsonl").exists()
 
 
@@ -102,5 +102,5 @@ def test_tasks_dir_errors_name_the_problem(tmp_path, capsys):
     code = cli_main(["eval", "--suite", "single-drag", "--tasks-dir", str(tmp_path / "empty"),
                      "--agent", "oracle", "--results", str(tmp_path / "r.jsonl")])  # fmt: skip
     assert code == 2
-    assert "no single-drag task (<id>/task.toml)" in capsys.readouterr().out
+    assert "no single-drag task (<id>/task.toml)" in capsys.readouterr().err
     assert not os.path.exists(tmp_path / "r.jsonl") or not (tmp_path / "r.jsonl").read_text()

@@ -57,6 +57,6 @@ def test_cli_prints_the_table_and_json(capsys, tmp_path):
     }
     # again: the results file already holds these episodes; --resume runs none of them again
     assert main(argv) == 2
-    assert "already holds" in capsys.readouterr().out
+    assert "already holds" in capsys.readouterr().err
     assert main([*argv, "--resume"]) == 0
     assert len(results.read_text().splitlines()) == 4

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 import pytest
 
 from scratch_gym.cli import tasks as cli
+from scratch_gym.cli.output import UsageError
 
 
 @pytest.fixture
@@ -51,7 +52,7 @@ def test_check_several_tasks_a_row_each(capsys, shared_page):
     code, out = run_cli(capsys, "check", "fix-countdown", "say-hello")
     assert code == 0 and out["tasks"] == 2 and out["passed"] == 2 and out["failed"] == []
     assert [r["task"] for r in out["reports"]] == ["fix-countdown", "say-hello"]
-    with pytest.raises(SystemExit, match="task ids, or --all"):
+    with pytest.raises(UsageError, match="task ids, or --all"):
         run_cli(capsys, "check", "say-hello", "--all")
 
 
