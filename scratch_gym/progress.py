@@ -2,8 +2,9 @@
 
 On a terminal, :func:`progress_bar` is a plain ``tqdm`` bar redrawn in place. When its stream is
 not a terminal (``2> run.log``, a batch job), carriage-return redraws would pile into one endless
-line, so it writes one plain line per update instead, at most every ``LOG_INTERVAL_S`` seconds,
-and the final state when it closes.
+line, so it writes plain lines instead: one per update at most every ``LOG_INTERVAL_S`` seconds,
+one per ``set_postfix`` (the runner's: one per finished episode), and the final state when it
+closes.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, TextIO
 from tqdm import tqdm
 
 LOG_INTERVAL_S = 30.0
+LOG_FORMAT = "{desc}: {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}{postfix}]"  # no bar
 _CONTROL = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|[\r\n]")
 
 
@@ -51,7 +53,6 @@ def progress_bar(iterable: Iterable[Any] | None = None, **kwargs: Any) -> tqdm:
     stream = kwargs.pop("file", None) or sys.stderr
     if not is_terminal(stream):
         kwargs.setdefault("mininterval", LOG_INTERVAL_S)
-        kwargs.setdefault("ascii", True)
-        kwargs.setdefault("ncols", 100)
+        kwargs.setdefault("bar_format", LOG_FORMAT)
         stream = _LineWriter(stream)
     return tqdm(iterable, file=stream, **kwargs)
