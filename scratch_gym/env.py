@@ -21,10 +21,15 @@ from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv, dead_page_error
 from scratch_gym.observations.base import EpisodeText, ObservationModel
-from scratch_gym.program.projects import empty_project, read_project_file
+from scratch_gym.program.projects import (
+    check_project_json,
+    check_sb3,
+    empty_project,
+    read_project_file,
+)
 from scratch_gym.tasks import TaskEpisode
 from scratch_gym.tasks.projects import load_project as load_task_project
-from scratch_gym.tasks.registry import registry_for
+from scratch_gym.tasks.registry import TaskPoolError, TaskRegistry, UnknownTaskError, registry_for
 from scratch_gym.tasks.schema import Task
 
 DEFAULT_MAX_STEPS = 50
@@ -73,6 +78,12 @@ def _build(
             )
         kwargs[parameter] = value
     return cls(**kwargs)
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters (a project dict can be large)."""
+    text = repr(str(value) if isinstance(value, Path) else value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class ScratchEnv(PageEnv):
@@ -144,11 +155,13 @@ class ScratchEnv(PageEnv):
       (``primitive_step_budget`` in primitive mode if set, else ``step_budget``), or 50 without a
       task; an explicit value overrides the task's budget.
     - ``project``: a project (.sb3 or project.json path, or a project dict) to start every episode
-      from; ``reset(options={"project": ...})`` overrides it for one episode.
+      from, read once when the env is made; ``reset(options={"project": ...})`` overrides it for
+      one episode.
     - ``browser``: the Chromium session to open the page in (default: one shared per process).
     - ``task``: a task id every episode uses (``reset(options={"task": id})`` overrides it).
     - ``tasks``: a pool to sample a task from at each reset when none is given, seeded by
-      ``reset(seed=)``: ``"all"``, a category (``"create"``, ...) or a list of task ids.
+      ``reset(seed=)``: ``"all"``, a category (``"create"``, ...), a task id, or a list of task
+      ids and categories.
     - ``tasks_dir``: the user's own task folder(s) (``<category>/<task-id>/task.toml``), read
       besides the shipped suite and ``$SCRATCH_GYM_TASKS``; ids must not clash.
     - ``reward_mode``: ``"per_step"`` or ``"sparse"`` (see Rewards).
@@ -156,6 +169,12 @@ class ScratchEnv(PageEnv):
     - ``ocr``: for element-list observations, an OCR engine (``"paddleocr"`` or ``"rapidocr"``,
       the ``ocr`` extra) fused with the DOM elements; default: DOM elements only.
     - ``max_elements``: for ``element_arrays``, the number of element slots (64).
+
+    ``task``, ``tasks`` and ``project`` are checked when the env is made: an unknown id or
+    category, a missing file or one that does not parse is a ``ValueError`` naming the argument,
+    the closest id or category, and what is allowed. A ``reset`` that raises (an unknown task in
+    its options, a project the editor refuses) leaves the env usable: the next good ``reset``
+    starts an episode as usual, and ``step`` before it raises ``RuntimeError``.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
@@ -205,13 +224,15 @@ class ScratchEnv(PageEnv):
         # A step waits for what the observation shows (a painted frame for pixels) and for what
         # the action needs the editor to finish (e.g. a drag's animations).
         self._settle_frames = max(self.observations.paint_frames, self.actions.settle_frames)
-        self.default_project = project
-        self.default_task = task
-        self.task_pool = tasks
         # the user's folders: a missing folder or a clashing id fails here, at make
         self._registry = registry_for(tasks_dir) if tasks_dir is not None else None
         if self._registry is not None:
             self._registry.ids()
+        # task=, tasks= and project= are checked here too, so a typo fails at make, not at reset
+        self.default_task = task
+        self.task_pool = tasks
+        self._pool_ids = self._check_task_arguments(task, tasks)
+        self.default_project = self._check_project_argument(project)
         self.reward_mode = reward_mode
         self.terminate_on_success = terminate_on_success
         self.episode: TaskEpisode | None = None
@@ -261,6 +282,7 @@ class ScratchEnv(PageEnv):
         return obs, info
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self.check_reset()
         if self._page is None:
             raise RuntimeError("call reset() before step()")
         t0 = time.perf_counter()
@@ -324,24 +346,54 @@ class ScratchEnv(PageEnv):
             return self.max_steps
         return task.budget_for(self.action_mode) if task is not None else DEFAULT_MAX_STEPS
 
+    @property
+    def registry(self) -> TaskRegistry:
+        """The tasks this env knows: the shipped suite, ``$SCRATCH_GYM_TASKS`` and ``tasks_dir``."""
+        return self._registry if self._registry is not None else registry_for(None)
+
+    def _check_task_arguments(
+        self, task: str | Task | None, tasks: str | list[str] | None
+    ) -> list[str] | None:
+        """Check ``task=`` and ``tasks=`` against the registry (ValueError naming the argument,
+        the closest id or category and what is allowed); returns the pool's task ids."""
+        if task is not None and not isinstance(task, Task) and task not in self.registry.ids():
+            unknown = UnknownTaskError(str(task), self.registry.ids())
+            raise ValueError(
+                f"task={task!r}: {unknown}; allowed: a task id (scratch-gym tasks list)"
+            )
+        if tasks is None:
+            return None
+        try:
+            return self.registry.pool(tasks)
+        except TaskPoolError as exc:
+            raise ValueError(f"tasks={tasks!r}: {exc}") from None
+
+    @staticmethod
+    def _check_project_argument(project: str | Path | dict | bytes | None) -> dict | bytes | None:
+        """``project=`` read and checked once (a file that exists and parses as an .sb3 or a
+        project.json, a project dict, .sb3 bytes); ValueError saying what is wrong otherwise."""
+        if project is None:
+            return None
+        allowed = "allowed: an .sb3 file, a project.json file, a project dict or .sb3 bytes"
+        try:
+            if isinstance(project, dict):
+                check_project_json(project, "the project dict")
+                return project
+            if isinstance(project, bytes):
+                check_sb3(project, "the project bytes")
+                return project
+            return ScratchEnv._resolve_project(project)
+        except (OSError, ValueError, TypeError) as exc:
+            raise ValueError(f"project={_short(project)}: {exc} ({allowed})") from None
+
     def _resolve_task(self, task: str | Task | None) -> Task | None:
         if isinstance(task, Task):
             return task
-        registry = self._registry if self._registry is not None else registry_for(None)
         if task is not None:
-            return registry.load(task)
-        if self.task_pool is None:
+            return self.registry.load(task)
+        if self._pool_ids is None:
             return None
-        pool = self.task_pool
-        if pool == "all":
-            candidates = registry.list()
-        elif isinstance(pool, str):
-            candidates = registry.list(pool)
-        else:
-            candidates = [registry.load(task_id) for task_id in pool]
-        if not candidates:
-            raise ValueError(f"the task pool {pool!r} holds no task")
-        return candidates[int(self.np_random.integers(len(candidates)))]
+        return self.registry.load(self._pool_ids[int(self.np_random.integers(len(self._pool_ids)))])
 
     @staticmethod
     def _resolve_project(project: str | Path | dict | bytes | None) -> dict | bytes:

@@ -4,11 +4,14 @@ Every page-backed environment starts an episode the same way (:meth:`PageEnv.sta
 the memory guard and the settings check may replace the page; a page that died is recovered and
 the set-up runs again) and reports a page that dies during a step the same way
 (:meth:`PageEnv.dead_page_step`: the episode is truncated, ``info["infrastructure_error"]`` says
-why, and the next ``reset()`` recovers).
+why, and the next ``reset()`` recovers). A ``reset()`` that raises leaves the environment usable,
+also through ``gym.make``'s wrappers (:func:`guard_reset`).
 """
 
 from __future__ import annotations
 
+import functools
+import sys
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -16,6 +19,7 @@ from typing import Any, TypeVar
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.wrappers import PassiveEnvChecker
 
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import EditorPage, PageDeadError
@@ -31,6 +35,21 @@ class PageEnv(gym.Env):
     render_mode: str | None = None
     _browser: BrowserSession | None = None
     _page: EditorPage | None = None
+    _reset_error: str | None = None  # why the last reset() raised; None after a good one
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Each subclass's ``reset`` is wrapped by :func:`guard_reset`."""
+        super().__init_subclass__(**kwargs)
+        reset = cls.__dict__.get("reset")
+        if reset is not None:
+            cls.reset = guard_reset(reset)  # type: ignore[method-assign]
+
+    def check_reset(self) -> None:
+        """For ``step``: RuntimeError when the last ``reset()`` raised (its episode never began)."""
+        if self._reset_error is not None:
+            raise RuntimeError(
+                f"the last reset() failed ({self._reset_error}); call reset() before step()"
+            )
 
     @property
     def page(self) -> EditorPage:
@@ -95,6 +114,51 @@ class PageEnv(gym.Env):
         if self._page is not None:
             self._page.close()
             self._page = None
+
+
+def guard_reset(reset: Callable[..., T]) -> Callable[..., T]:
+    """``reset`` that, when it raises, records why (``step`` then refuses, see
+    :meth:`PageEnv.check_reset`) and re-arms Gymnasium's env checker (:func:`rearm_env_checker`),
+    so that the environment stays usable: the next good ``reset()`` starts an episode as usual."""
+
+    @functools.wraps(reset)
+    def guarded(self: PageEnv, *args: Any, **kwargs: Any) -> T:
+        try:
+            result = reset(self, *args, **kwargs)
+        except Exception as exc:
+            self._reset_error = f"{type(exc).__name__}: {exc}"
+            rearm_env_checker(self)
+            raise
+        self._reset_error = None
+        return result
+
+    return guarded
+
+
+def rearm_env_checker(env: gym.Env, depth: int = 8) -> None:
+    """Re-arm the ``PassiveEnvChecker`` whose first ``reset`` check called ``env.reset`` and saw
+    it raise.
+
+    ``gym.make`` wraps every environment in Gymnasium's ``PassiveEnvChecker``. It marks its
+    one-time reset check done *before* it calls the environment's ``reset`` and keeps that reset's
+    data for its first ``step`` check; when the first ``reset`` raises, the check is spent with no
+    data, and the first ``step`` after a later good reset fails inside the checker with
+    ``TypeError: cannot unpack non-iterable NoneType object`` (Gymnasium 1.4). The checker is the
+    caller of this ``reset``, a few frames up the stack: marking its reset check not done makes
+    the next ``reset`` the checked one, as if the failed one had not happened. Nothing changes
+    when no checker called (``disable_env_checker=True``, a bare env) or when its reset check had
+    already passed.
+    """
+    frame = sys._getframe(1)
+    for _ in range(depth):
+        if frame is None:
+            return
+        wrapper = frame.f_locals.get("self")
+        if isinstance(wrapper, PassiveEnvChecker) and wrapper.env is env:
+            if getattr(wrapper, "_previous_data", None) is None:
+                wrapper.checked_reset = False
+            return
+        frame = frame.f_back
 
 
 def dead_page_error(exc: Exception) -> str:

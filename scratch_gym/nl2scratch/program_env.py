@@ -148,6 +148,7 @@ class ProgramEnv(PageEnv):
         return self._obs(), info
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        self.check_reset()
         if self.episode is None:
             raise RuntimeError("call reset() before step()")
         t0 = time.perf_counter()

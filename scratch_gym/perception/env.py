@@ -127,6 +127,7 @@ class PerceptionEnv(PageEnv):
         return self._obs(), {"id": q["id"], "kind": q["kind"], "subtype": q["subtype"]}
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        self.check_reset()
         if self._question is None:
             raise RuntimeError("call reset() before step()")
         q = self._question
