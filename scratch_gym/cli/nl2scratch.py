@@ -127,5 +127,5 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             return print_error(f"cannot write {args.items}: {os_error_message(exc)}")
     if args.json:
-        print_json_last(payload)
+        print_json_last(payload, sort_keys=False)  # the strategies in table order
     return 0

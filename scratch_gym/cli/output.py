@@ -59,11 +59,12 @@ def json_safe(value: Any) -> Any:
     return value
 
 
-def json_line(payload: Any) -> str:
+def json_line(payload: Any, sort_keys: bool = True) -> str:
     """``payload`` as one line of valid JSON (``null`` for NaN/Infinity, never ``NaN``)."""
-    return json.dumps(json_safe(payload), sort_keys=True, default=str, allow_nan=False)
+    return json.dumps(json_safe(payload), sort_keys=sort_keys, default=str, allow_nan=False)
 
 
-def print_json_last(payload: dict[str, Any]) -> None:
-    """Print the subcommand's figures as one JSON object on the last line (valid JSON)."""
-    print(json_line(payload), flush=True)
+def print_json_last(payload: dict[str, Any], sort_keys: bool = True) -> None:
+    """Print the subcommand's figures as one JSON object on the last line (valid JSON);
+    ``sort_keys=False`` keeps the payload's order where it means something (a ranking)."""
+    print(json_line(payload, sort_keys), flush=True)

@@ -74,6 +74,7 @@ BAD_ARGUMENTS = [
     (["perception", "eval", "--dataset", "{tmp}", "--predictions", "{missing}"], "no such file"),
     (["perception", "export"], "needs --out DIR"),
     (["fuzz", "--n", "-1"], "argument --n: -1 is below 1"),
+    (["blocks", "--bogus"], "scratch-gym blocks: unrecognized arguments: --bogus"),
 ]
 
 
