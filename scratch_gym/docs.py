@@ -3,8 +3,9 @@
 ``python -m scratch_gym.docs`` rewrites every ``<!-- BEGIN GENERATED: name -->`` ...
 ``<!-- END GENERATED: name -->`` section of README.md and of docs/write-your-own-task.md (the test
 API reference, from its docstrings) and writes ``docs/tasks.md`` (the task table, from the task
-files) and ``docs/environments.md`` (each environment class's documentation, from its
-docstrings); ``--check`` fails when one is stale (a test runs it).
+files), ``docs/environments.md`` (each environment class's documentation, from its docstrings)
+and ``docs/blocks.md`` (the block reference, from the block catalogue); ``--check`` fails when one
+is stale (a test runs it).
 """
 
 from __future__ import annotations
@@ -108,6 +109,12 @@ def composite_markdown() -> str:
     return composite_actions_markdown()
 
 
+def blocks_markdown() -> str:
+    from scratch_gym.actions.block_reference import reference_markdown
+
+    return reference_markdown()
+
+
 def api_reference_markdown() -> str:
     from scratch_gym.tasks.api_docs import api_reference_markdown as reference
 
@@ -160,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         path: render(path.read_text()),
         tasks_doc: TASKS_DOC_HEADER + tasks_table_markdown() + "\n",
         path.parent / "docs" / "environments.md": environments_markdown(),
+        path.parent / "docs" / "blocks.md": blocks_markdown(),
     }
     for guide in GUIDES:
         wanted[path.parent / "docs" / guide] = render((path.parent / "docs" / guide).read_text())

@@ -59,6 +59,28 @@ def addable(spec: BlockSpec) -> bool:
     return spec.source == "editor" or spec.opcode in ADDABLE_STRUCTURAL
 
 
+NAME_OPTIONS = ("variable", "list", "message")
+
+
+def name_options(spec: BlockSpec) -> tuple[str, ...]:
+    """The add_block options that name what a block's fields refer to (``variable``, ``list``,
+    ``message``): those of its own variable, list and message fields and inputs."""
+    wanted = {
+        "variable": any(a.kind == "variable" and a.variable_type == "" for a in spec.args),
+        "list": any(a.kind == "variable" and a.variable_type == "list" for a in spec.args),
+        "message": any(
+            a.kind == "broadcast" or a.variable_type == "broadcast_msg" for a in spec.args
+        ),
+    }
+    return tuple(option for option in NAME_OPTIONS if wanted[option])
+
+
+def add_block_options(spec: BlockSpec) -> tuple[str, ...]:
+    """The options add_block takes for ``spec`` besides ``opcode``: My Blocks' (proccode, ...)
+    or the names of its variable, list or message."""
+    return PROCEDURE_OPTIONS.get(spec.opcode, ()) or name_options(spec)
+
+
 class CompositeActionModel:
     """Text actions ``{"api": ..., "args": {...}}`` -> edits in the editor (see module doc)."""
 
@@ -199,16 +221,9 @@ class CompositeActionModel:
             made = self._add_my_block(page, spec.opcode, args, state["blocks"])
             index, text = _new_index(made, made["id"])
             return f"added block {index}: {text} (a new script)"
-        wanted = {
-            "variable": any(a.kind == "variable" and a.variable_type == "" for a in spec.args),
-            "list": any(a.kind == "variable" and a.variable_type == "list" for a in spec.args),
-            "message": any(
-                a.kind == "broadcast" or a.variable_type == "broadcast_msg" for a in spec.args
-            ),
-        }
-        for option, ok in wanted.items():
-            if option in args and not ok:
-                takes = [k for k, v in wanted.items() if v]
+        takes = name_options(spec)
+        for option in NAME_OPTIONS:
+            if option in args and option not in takes:
                 raise ActionError(
                     f"add_block: {spec.opcode} takes no `{option}` option"
                     + (f" (it takes {', '.join(takes)})" if takes else "")

@@ -38,7 +38,8 @@ def make_agent(name: str, mode: str = "primitive", **kwargs: Any) -> Agent:
     """An agent for ``mode`` (one of ``MODES``): ``random`` (seed), ``oracle`` (each mode has its
     own: the primitive or composite oracle, the single-drag, perception or NL2Scratch oracle), or
     ``llm`` (base_url, model, api_key_env, coords, history, max_retries, backoff_s, timeout_s,
-    temperature, max_tokens, parse_retries); in single_drag mode also ``drag-policy`` (the
+    temperature, max_tokens, parse_retries; in composite mode ``block_reference=True`` puts the
+    block reference into its system prompt); in single_drag mode also ``drag-policy`` (the
     shipped checkpoint, or ``drag-policy:PATH``) and ``drag-heuristic``."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; allowed: {', '.join(MODES)}")
@@ -63,10 +64,16 @@ def make_agent(name: str, mode: str = "primitive", **kwargs: Any) -> Agent:
     if name == "llm":
         from scratch_gym.agents.chat_client import ChatClient
         from scratch_gym.agents.llm import LLMAgent
+        from scratch_gym.agents.prompts import system_prompt
 
+        block_reference = bool(kwargs.pop("block_reference", False))
+        prompt = system_prompt(mode, block_reference=True) if block_reference else None  # checks
         client_keys = ("base_url", "model", "api_key_env", "max_retries", "backoff_s", "timeout_s")
         client = ChatClient(**{k: kwargs.pop(k) for k in client_keys if k in kwargs})
-        return LLMAgent(client, mode=mode, **kwargs)
+        agent = LLMAgent(client, mode=mode, **kwargs)
+        if prompt is not None:
+            agent.system = prompt  # the composite prompt with the block reference
+        return agent
     raise ValueError(f"unknown agent {name!r}; allowed: {', '.join(AGENTS)}")
 
 

@@ -24,14 +24,20 @@ REPLY_FORMAT = (
 )
 
 
-def system_prompt(mode: str, coords: Coordinates | None = None) -> str:
+def system_prompt(
+    mode: str, coords: Coordinates | None = None, block_reference: bool = False
+) -> str:
     """The system prompt of ``mode`` (``primitive``, ``composite``, ``single_drag``,
-    ``perception`` or ``nl2scratch``)."""
+    ``perception`` or ``nl2scratch``). ``block_reference``: composite mode's prompt also lists
+    every block add_block makes (opcode, scratchblocks text, field and input names; see
+    :mod:`scratch_gym.actions.block_reference`)."""
     coords = coords or Coordinates()
+    if block_reference and mode != "composite":
+        raise ValueError(f"block_reference applies to composite mode only, not {mode!r}")
     if mode == "primitive":
         return primitive_prompt(coords)
     if mode == "composite":
-        return composite_prompt()
+        return composite_prompt(block_reference)
     if mode == "single_drag":
         return single_drag_prompt(coords)
     if mode == "perception":
@@ -95,7 +101,8 @@ def primitive_prompt(coords: Coordinates) -> str:
     )
 
 
-def composite_prompt() -> str:
+def composite_prompt(block_reference: bool = False) -> str:
+    from scratch_gym.actions.block_reference import reference_prompt
     from scratch_gym.actions.composite_catalogue import composite_prompt as action_reference
 
     return "\n\n".join(
@@ -105,6 +112,7 @@ def composite_prompt() -> str:
             "with each field's value and choices, and the result of your last action. You edit "
             "the program with semantic calls. Indices refer to the latest observation.",
             "## Actions\n" + action_reference(),
+            *([reference_prompt()] if block_reference else []),
             "Example: " + action_example("composite"),
             'Call {"api": "done", "args": {}} when the task is complete.',
             REPLY_FORMAT,

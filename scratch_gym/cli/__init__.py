@@ -26,6 +26,7 @@ SUBCOMMANDS = (
     "nl2scratch",
     "perception",
     "fuzz",
+    "blocks",
 )
 
 

@@ -75,6 +75,7 @@ BAD_ARGUMENTS = [
     (["perception", "export"], "needs --out DIR"),
     (["fuzz", "--n", "-1"], "argument --n: -1 is below 1"),
     (["blocks", "--bogus"], "scratch-gym blocks: unrecognized arguments: --bogus"),
+    (["blocks", "--category", "moton"], "unknown category 'moton' (allowed: motion, looks"),
 ]
 
 
@@ -129,6 +130,7 @@ def _json_commands(files: dict[str, str], tmp: Path) -> list[list[str]]:
     preds.write_text(json.dumps({"key": "a", "prediction": "say [hi]"}) + "\n")
     return [
         ["envs", "--json"],
+        ["blocks", "--json"],
         ["tasks", "list", "--category", "create", "--json"],
         ["tasks", "--stats", "--json"],
         ["tasks", "--stats", "--oracle-results", str(results), "--json"],
