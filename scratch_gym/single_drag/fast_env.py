@@ -62,7 +62,16 @@ class _FastCore:
     def outcome(self, tasks: np.ndarray, actions: np.ndarray) -> dict[str, np.ndarray]:
         start, end = self.points(actions)
         out = simulate(self.pool.tables, tasks, start, end)
-        return {"success": out.success, "start_correct": out.start_correct, "task": tasks}
+        return {
+            "success": out.success,
+            "start_correct": out.start_correct,
+            "task": tasks,
+            "task_id": self.task_ids(tasks),
+        }
+
+    def task_ids(self, tasks: np.ndarray) -> np.ndarray:
+        """The pooled tasks' ids (an array of str) for pool indices ``tasks``."""
+        return np.asarray(self.pool.ids, dtype=object)[tasks]
 
 
 class SingleDragVectorEnv(VectorEnv):
@@ -97,7 +106,10 @@ class SingleDragVectorEnv(VectorEnv):
             seed = seed[0]
         super().reset(seed=seed)
         self.tasks = self._draw(self.num_envs)
-        return self.core.observe(self.tasks), {"task": self.tasks.copy()}
+        return self.core.observe(self.tasks), {
+            "task": self.tasks.copy(),
+            "task_id": self.core.task_ids(self.tasks),
+        }
 
     def step(
         self, actions: np.ndarray

@@ -236,12 +236,11 @@ def recompute(
     progress: bool = True,
 ) -> dict[str, Any]:
     """Recompute and store the regions of ``tasks``; returns per-task seconds, probes, errors."""
-    from tqdm import tqdm
-
+    from scratch_gym.progress import progress_bar
     from scratch_gym.single_drag.task import save_regions
 
     report: dict[str, Any] = {"tasks": {}, "errors": {}}
-    bar = tqdm(total=len(tasks), desc="regions", unit="task", disable=not progress)
+    bar = progress_bar(total=len(tasks), desc="regions", unit="task", disable=not progress)
 
     def done(task: DragTask, regions: Regions | None, error: str) -> None:
         if regions is None:

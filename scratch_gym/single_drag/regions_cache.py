@@ -63,13 +63,12 @@ def attach_regions(
         return {}
     if not compute:
         return {t.id: "regions not computed yet" for t in missing}
-    from tqdm import tqdm
-
+    from scratch_gym.progress import progress_bar
     from scratch_gym.single_drag.probe_regions import compute_many
 
     errors: dict[str, str] = {}
     desc = "regions (BFS, real drags)" if probe == "editor" else "regions (BFS, drag model)"
-    bar = tqdm(total=len(missing), desc=desc, unit="task", disable=not progress)
+    bar = progress_bar(total=len(missing), desc=desc, unit="task", disable=not progress)
 
     def done(task: DragTask, regions: Any, error: str) -> None:
         bar.update(1)

@@ -350,9 +350,23 @@ def load_tasks(ids: list[str] | None = None, folder: Path | None = None) -> list
         by_id = {t.id: t for t in tasks}
         missing = [i for i in ids if i not in by_id]
         if missing:
-            raise KeyError(f"unknown single-drag task(s): {', '.join(missing)}")
+            raise KeyError(unknown_tasks_message(missing, sorted(by_id), folder))
         return [by_id[i] for i in ids]
     return tasks
+
+
+def unknown_tasks_message(missing: list[str], known: list[str], folder: Path) -> str:
+    """What was asked that is not there, the closest known ids, and where the known ones are."""
+    import difflib
+
+    hints = []
+    for task_id in missing:
+        close = difflib.get_close_matches(task_id, known, n=1)
+        hints.append(f"{task_id} (did you mean {close[0]}?)" if close else task_id)
+    return (
+        f"unknown single-drag task(s): {', '.join(hints)} (allowed: the {len(known)} task ids "
+        f"in {folder}, e.g. {', '.join(known[:3])})"
+    )
 
 
 def save_regions(task: DragTask, folder: Path | None = None) -> Path:

@@ -73,6 +73,9 @@ def test_vector_env_steps_a_batch_and_resets_in_the_same_step(drag_pool):
     assert reward.shape == (64,) and terminated.all() and not truncated.any()
     assert reward.mean() >= 0.9  # the oracle's drags, checked cell-rounded
     assert np.array_equal(step_info["task"], tasks)
+    ids = env.core.pool.ids
+    assert list(info["task_id"]) == [ids[t] for t in tasks]  # like the single env's info
+    assert list(step_info["task_id"]) == list(info["task_id"])
     far = np.tile(np.array([[1, 1, 2, 2]]), (64, 1))  # the top bar: nothing to grab
     _, reward, _, _, _ = env.step(far)
     assert reward.sum() == 0.0
