@@ -5,6 +5,8 @@ CNN policy on the small screenshot, saving the model); train on tasks with rewar
 ``--env`` of a rewarding id. Needs the ``rl`` extra.
 
     python examples/train_pixels_ppo.py --timesteps 2048 --envs 2 --out runs/ppo_pixels
+
+Time: about 5-10 minutes at the defaults.
 """
 
 from __future__ import annotations
@@ -19,15 +21,23 @@ from stable_baselines3.common.vec_env import SubprocVecEnv
 
 import scratch_gym  # noqa: F401
 
+TIME_ESTIMATE = (
+    "Time: about 5-10 minutes at the defaults (a drag step takes about 0.3 s; 64 steps in one "
+    "environment took 29 s with the browser's start)."
+)
+
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--env", default="ScratchWorld-PrimitivePixels-v0")
-    ap.add_argument("--timesteps", type=int, default=2048)
-    ap.add_argument("--envs", type=int, default=2)
+    ap = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0] + " " + TIME_ESTIMATE,
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    ap.add_argument("--env", default="ScratchWorld-PrimitivePixels-v0", help="environment id")
+    ap.add_argument("--timesteps", type=int, default=2048, help="training steps (drags)")
+    ap.add_argument("--envs", type=int, default=2, help="environments in parallel (processes)")
     ap.add_argument("--n-steps", type=int, default=64, help="rollout length per environment")
-    ap.add_argument("--episode-steps", type=int, default=20)
-    ap.add_argument("--out", default="runs/ppo_pixels")
+    ap.add_argument("--episode-steps", type=int, default=20, help="steps per episode")
+    ap.add_argument("--out", default="runs/ppo_pixels", help="folder for the model")
     args = ap.parse_args()
 
     vec = make_vec_env(
