@@ -299,7 +299,8 @@ class ScratchEnv(PageEnv):
         else:
             if self.actions.ends_episode(parsed):
                 terminated = True
-                action_info = {"executed_action": {"type": parsed.type}, "clipped": []}
+                executed = {"action_type": parsed.type, "type": parsed.type}  # type: the alias
+                action_info = {"executed_action": executed, "clipped": []}
             else:
                 try:
                     action_info = self._perform(page, parsed)

@@ -134,6 +134,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--json", action="store_true", help="print one JSON object last")
     add_llm_arguments(p)
+    p.add_argument(
+        "--block-reference",
+        action="store_true",
+        help="composite mode: put the block reference (docs/blocks.md) into the llm's prompt",
+    )
     p.set_defaults(handler=run)
 
 
@@ -209,7 +214,7 @@ def agent_kwargs(args: argparse.Namespace) -> dict:
             "history": args.history,
             "max_retries": args.max_retries,
             "temperature": args.temperature,
-        }
+        } | ({"block_reference": True} if getattr(args, "block_reference", False) else {})
     if args.agent == "random":
         return {"seed": args.seed}
     return {}
@@ -274,6 +279,11 @@ def run(args: argparse.Namespace) -> int:
             mode = args.mode or suite.modes[0]
             suite.check_mode(mode)
             check_agent_mode(args.agent, mode)
+            if args.block_reference and (args.agent != "llm" or mode != "composite"):
+                raise ValueError(
+                    f"--block-reference is for the llm agent in composite mode, not "
+                    f"{args.agent} in {mode} mode"
+                )
         except ValueError as exc:
             return print_error(str(exc))
         suite_name = suite.name

@@ -56,6 +56,7 @@ BAD_ARGUMENTS = [
     (["eval", "--runs", "0"], "argument --runs/-k: 0 is below 1"),
     (["eval", "--suite", "perception", "--setting", "gt_start"], "--setting does not apply"),
     (["eval", "--suite", "scratchworld", "--scratchworld", "{missing}"], "no such folder"),
+    (["eval", "--agent", "oracle", "--block-reference"], "--block-reference is for the llm agent"),
     (["demos", "--out", "{tmp}", "--obs-size", "3"], "WxH"),
     (["tasks", "list", "--category", "creat"], "did you mean 'create'?"),
     (["tasks", "check"], "tasks check needs task ids, or --all"),

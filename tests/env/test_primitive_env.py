@@ -165,7 +165,7 @@ def test_bad_actions_give_specific_errors_and_leave_the_editor_unchanged(env, ac
 def test_action_type_by_index_and_done_terminates(env):
     env.reset()
     _, _, terminated, _, info = env.step({"action_type": ACTION_NAMES.index("done")})
-    assert terminated and info["executed_action"] == {"type": "done"}
+    assert terminated and info["executed_action"] == {"action_type": "done", "type": "done"}
 
 
 def test_step_budget_truncates(env):
