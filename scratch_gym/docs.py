@@ -1,11 +1,13 @@
 """Generate the docs' reference sections from the package's single sources of truth.
 
 ``python -m scratch_gym.docs`` rewrites every ``<!-- BEGIN GENERATED: name -->`` ...
-``<!-- END GENERATED: name -->`` section of README.md and of docs/write-your-own-task.md (the test
-API reference, from its docstrings) and writes ``docs/tasks.md`` (the task table, from the task
-files), ``docs/environments.md`` (each environment class's documentation, from its docstrings)
-and ``docs/blocks.md`` (the block reference, from the block catalogue); ``--check`` fails when one
-is stale (a test runs it).
+``<!-- END GENERATED: name -->`` section of README.md (the table of ids) and of the docs pages in
+:data:`GUIDES`: docs/actions.md (the action tables, from the catalogues), docs/tasks-and-rewards.md
+(one task of each category), docs/write-your-own-task.md (the test API reference, from its
+docstrings) and docs/cli.md (every subcommand's ``--help``, from the argument parsers). It writes
+``docs/tasks.md`` (the task table, from the task files), ``docs/environments.md`` (each
+environment class's documentation, from its docstrings) and ``docs/blocks.md`` (the block
+reference, from the block catalogue); ``--check`` fails when one is stale (a test runs it).
 """
 
 from __future__ import annotations
@@ -121,14 +123,55 @@ def api_reference_markdown() -> str:
     return reference()
 
 
+CLI_HELP_COLUMNS = 100  # the width --help is wrapped to in docs/cli.md, whatever the terminal
+
+
+def cli_parsers() -> list[tuple[str, argparse.ArgumentParser]]:
+    """``scratch-gym`` and every subcommand's parser, depth first, with its command line."""
+    from scratch_gym.cli import build_parser
+
+    def walk(parser: argparse.ArgumentParser, command: str):
+        yield command, parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield from walk(sub, f"{command} {name}")
+
+    return list(walk(build_parser(), "scratch-gym"))
+
+
+def cli_help_markdown() -> str:
+    """docs/cli.md's reference: each command's ``--help``, wrapped at :data:`CLI_HELP_COLUMNS`."""
+    import os
+
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(CLI_HELP_COLUMNS)  # argparse wraps to the terminal's width
+    try:
+        out = []
+        for command, parser in cli_parsers():
+            out.append(f"### `{command}`\n\n```text\n{parser.format_help().rstrip()}\n```\n")
+        return "\n".join(out)
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
+
+
 SECTIONS: dict[str, Callable[[], str]] = {
     "env-ids": env_ids_markdown,
     "primitive-actions": actions_markdown,
     "composite-actions": composite_markdown,
     "task-examples": task_examples_markdown,
     "test-api": api_reference_markdown,
+    "cli-help": cli_help_markdown,
 }
-GUIDES = ("write-your-own-task.md",)  # docs/ pages with generated sections
+GUIDES = (  # docs/ pages with generated sections
+    "actions.md",
+    "tasks-and-rewards.md",
+    "write-your-own-task.md",
+    "cli.md",
+)
 ENVIRONMENTS_DOC_HEADER = (
     "# Environments\n\nGenerated from the environment classes' docstrings by "
     "`python -m scratch_gym.docs`: what each registered id is built from, its spaces, rewards, "
@@ -150,14 +193,14 @@ def render(text: str) -> str:
     def replace(match: re.Match[str]) -> str:
         name = match["name"]
         if name not in SECTIONS:
-            raise KeyError(f"README names an unknown generated section {name!r}")
+            raise KeyError(f"unknown generated section {name!r}")
         return f"{match.group(1)}{SECTIONS[name]().rstrip()}\n{match.group(4)}"
 
     return _PATTERN.sub(replace, text)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="regenerate README reference sections")
+    ap = argparse.ArgumentParser(description="regenerate the README's and docs' generated sections")
     ap.add_argument("--readme", default=str(Path(__file__).resolve().parent.parent / "README.md"))
     ap.add_argument("--check", action="store_true", help="fail if a section is stale")
     args = ap.parse_args(argv)

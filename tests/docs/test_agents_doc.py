@@ -61,7 +61,8 @@ def test_the_readme_snippet(capsys):
     assert len(code[0].strip().splitlines()) <= 16  # short enough to read at a glance
     ns, out = run(code[0], "README: Run an agent from Python", capsys)
     assert ns["info"]["success"] is True
-    assert out.strip().splitlines()[-1] == "True 1.0"
+    assert ns["ret"] == pytest.approx(1.0)  # the return: final PSR - initial PSR
+    assert out.strip().splitlines()[-1] == "True 1.0 1.0"  # what its comment says
 
 
 @pytest.mark.parametrize("page", ["agents.md", "blocks.md"])

@@ -118,13 +118,13 @@ def test_run_exits_with_the_episodes_status(capsys):
     assert "status: infrastructure_error" in capsys.readouterr().out
 
 
-def test_readme_and_help_document_every_exit_code():
+def test_docs_and_help_document_every_exit_code():
     from pathlib import Path
 
     from scratch_gym.runner.status import exit_codes_help
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    runs_doc = (Path(__file__).resolve().parents[2] / "docs" / "runs.md").read_text()
     help_text = exit_codes_help()
     for status, code in EXIT_CODES.items():
-        assert f"| {code} | `{status}` |" in readme
+        assert f"| {code} | `{status}` |" in runs_doc
         assert f"  {code}  {status}: " in help_text
