@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install everything scratch-gym needs on a fresh Debian machine. Idempotent: a second run reuses
 # what is installed. Installs: Debian chromium, a virtual environment in .venv with the package and
-# its test/RL/OCR/demos/Ray extras (CPU torch), and the pinned Scratch editor in the cache folder.
+# its test/RL/OCR/demos/Ray/docs extras (CPU torch), and the pinned Scratch editor in the cache folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,10 +32,10 @@ fi
 PIP=".venv/bin/pip --disable-pip-version-check -q"
 stamp=.venv/.scratch-gym-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "== installing scratch-gym into .venv (with dev, rl, ocr, demos and ray extras; CPU torch)"
+  echo "== installing scratch-gym into .venv (with dev, rl, ocr, demos, ray and docs extras; CPU torch)"
   # torch first, pinned to the CPU build, so that stable-baselines3 pulls no CUDA torch.
   $PIP install "torch==2.13.0"
-  $PIP install -e ".[dev,rl,ocr,demos,ray]"
+  $PIP install -e ".[dev,rl,ocr,demos,ray,docs]"
   touch "$stamp"
 fi
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set-up, then lint (ruff) and the whole test suite against the real editor in real Chromium.
+# Set-up, then lint (ruff), the docs site (mkdocs, warnings as errors: a dead link fails) and the
+# whole test suite against the real editor in real Chromium.
 # Fails loudly when a test fails or when no test ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -7,6 +8,10 @@ bash scripts/setup.sh
 echo "== ruff"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
+echo "== mkdocs build --strict"
+site=$(mktemp -d)
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet -d "$site"
+rm -rf "$site"
 echo "== pytest"
 # The tests need no network: they run in a network namespace of their own with only the loopback
 # interface (where unshare is allowed, e.g. as root), so every server they start (the editor's
