@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import argparse
 
-from scratch_gym.cli.output import UsageError, print_json_last, table
+from scratch_gym.cli.output import UsageError, print_json_last
+from scratch_gym.records.text import table
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 
 from scratch_gym.cli.arguments import existing_dir
-from scratch_gym.cli.output import print_error, print_json_last, table
+from scratch_gym.cli.output import print_error, print_json_last
+from scratch_gym.records.text import table
 
 
 def register(sub: argparse._SubParsersAction) -> None:

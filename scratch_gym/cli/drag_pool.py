@@ -7,8 +7,9 @@ import time
 from pathlib import Path
 
 from scratch_gym.cli.arguments import non_negative_int, positive_int
-from scratch_gym.cli.output import UsageError, print_json_last, table
+from scratch_gym.cli.output import UsageError, print_json_last
 from scratch_gym.progress import progress_bar
+from scratch_gym.records.text import table
 
 
 def register(single_drag: argparse.ArgumentParser) -> None:

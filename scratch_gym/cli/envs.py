@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from scratch_gym.cli.output import print_json_last, table
+from scratch_gym.cli.output import print_json_last
+from scratch_gym.records.text import table
 from scratch_gym.registration import ENV_IDS
 
 

@@ -8,8 +8,9 @@ import random
 import gymnasium as gym
 
 from scratch_gym.cli.arguments import positive_int
-from scratch_gym.cli.output import print_json_last, table
+from scratch_gym.cli.output import print_json_last
 from scratch_gym.progress import progress_bar
+from scratch_gym.records.text import table
 from scratch_gym.reliability.fuzz import (
     composite_actions,
     composite_is_valid,

@@ -1,13 +1,25 @@
-"""Shared output helpers for subcommands: readable tables, the closing JSON line, and the one
-error style (``error: <what> (<what is allowed>)`` on stderr, exit 2 for usage errors)."""
+"""Shared output helpers for subcommands: the closing JSON line and the one error style
+(``error: <what> (<what is allowed>)`` on stderr, exit 2 for usage errors).
+
+The text table and the JSON line live below every package (:mod:`scratch_gym.records.text`); they
+are re-exported here for scripts (``examples/``, ``benchmarks/``) that print like a subcommand."""
 
 from __future__ import annotations
 
-import json
-import math
 import sys
-from collections.abc import Sequence
 from typing import Any
+
+from scratch_gym.records.text import json_line, table
+
+__all__ = [
+    "USAGE_EXIT",
+    "UsageError",
+    "json_line",
+    "os_error_message",
+    "print_error",
+    "print_json_last",
+    "table",
+]
 
 USAGE_EXIT = 2
 
@@ -28,40 +40,6 @@ def os_error_message(exc: OSError) -> str:
     if exc.filename is not None and exc.strerror:
         return f"{exc.strerror.lower()}: {exc.filename}"
     return str(exc)
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """A plain aligned text table."""
-    cells = [[str(h) for h in headers]] + [[_fmt(c) for c in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in cells]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.3f}" if abs(value) < 100 else f"{value:.1f}"
-    return str(value)
-
-
-def json_safe(value: Any) -> Any:
-    """``value`` with every non-finite number (NaN, +-Infinity) as ``None`` and numpy scalars as
-    Python numbers, so that it is valid JSON (which has no NaN)."""
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_safe(v) for v in value]
-    if type(value).__module__ == "numpy" and getattr(value, "shape", None) == ():
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
-def json_line(payload: Any, sort_keys: bool = True) -> str:
-    """``payload`` as one line of valid JSON (``null`` for NaN/Infinity, never ``NaN``)."""
-    return json.dumps(json_safe(payload), sort_keys=sort_keys, default=str, allow_nan=False)
 
 
 def print_json_last(payload: dict[str, Any], sort_keys: bool = True) -> None:

@@ -13,7 +13,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from scratch_gym.cli.output import os_error_message, print_error, print_json_last, table
+from scratch_gym.cli.output import os_error_message, print_error, print_json_last
+from scratch_gym.records.text import table
 
 
 def register(sub: argparse._SubParsersAction) -> None:

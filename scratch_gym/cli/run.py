@@ -11,13 +11,14 @@ from PIL import Image
 
 from scratch_gym.agents.demo import DemoAgent
 from scratch_gym.cli.arguments import positive_int, project_file
-from scratch_gym.cli.output import UsageError, print_json_last, table
+from scratch_gym.cli.output import UsageError, print_json_last
+from scratch_gym.records.text import table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     from scratch_gym.agents.factory import AGENTS
     from scratch_gym.cli.eval import add_llm_arguments
-    from scratch_gym.runner.status import exit_codes_help
+    from scratch_gym.records.status import exit_codes_help
 
     p = sub.add_parser(
         "run",
@@ -136,10 +137,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_task(args: argparse.Namespace) -> int:
     from scratch_gym.cli.eval import agent_kwargs, warn_public_endpoint
+    from scratch_gym.records.status import exit_code
     from scratch_gym.runner.jobs import EnvSpec
     from scratch_gym.runner.reports import failure_lines
     from scratch_gym.runner.single import run_task
-    from scratch_gym.runner.status import exit_code
     from scratch_gym.tasks import load_task
 
     agent = args.agent if args.agent not in (None, "demo") else "oracle"

@@ -10,7 +10,8 @@ import argparse
 
 from scratch_gym.cli import drag_pool
 from scratch_gym.cli.arguments import non_negative_int, positive_int
-from scratch_gym.cli.output import UsageError, print_error, print_json_last, table
+from scratch_gym.cli.output import UsageError, print_error, print_json_last
+from scratch_gym.records.text import table
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

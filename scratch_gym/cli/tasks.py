@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from scratch_gym.cli.arguments import existing_dir, existing_file, task_project_file
-from scratch_gym.cli.output import UsageError, print_error, print_json_last, table
+from scratch_gym.cli.output import UsageError, print_error, print_json_last
 from scratch_gym.cli.task_dirs import add_tasks_dir_argument, apply_tasks_dirs
 from scratch_gym.progress import progress_bar
+from scratch_gym.records.text import table
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -30,8 +30,8 @@ import numpy as np
 from scratch_gym.demos.format import DEFAULT_OBS_SIZE, MODES, make_demo_env
 from scratch_gym.demos.record import Capture, load_episode, save_episode, save_record
 from scratch_gym.progress import progress_bar
+from scratch_gym.records.status import DONE, INFRASTRUCTURE_ERROR, SUCCESS
 from scratch_gym.runner.jobs import AgentSpec, Job, make_jobs
-from scratch_gym.runner.status import DONE, INFRASTRUCTURE_ERROR, SUCCESS
 from scratch_gym.runner.worker import job_record
 from scratch_gym.suites import TaskSuite
 

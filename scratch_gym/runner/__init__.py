@@ -3,8 +3,9 @@ recordings.
 
 * ``evaluate(AgentSpec(...), categories=..., runs=k, workers=n, results=path, resume=...)``
 * ``run_task(task_id, agent, mode, record_dir=...)``: one watched episode
-* ``table1(records)``, ``perception_table``, ``plot_categories``; each suite's report in
-  :mod:`scratch_gym.runner.reports`
+* ``table1(records)``, ``perception_table`` (their suites' report tables, from
+  :mod:`scratch_gym.suites.tasks` and :mod:`scratch_gym.suites.perception`), ``plot_categories``;
+  each suite's report in :mod:`scratch_gym.runner.reports`
 * ``ResultsFile``: the JSONL store (atomic appends, resume)
 * ``Recorder``: GIF + HTML of an episode
 """
@@ -16,7 +17,8 @@ from scratch_gym.runner.recording import Recorder
 from scratch_gym.runner.results import ResultsFile
 from scratch_gym.runner.single import run_task
 from scratch_gym.runner.suite import ResumeError, evaluate, select_tasks
-from scratch_gym.runner.tables import perception_table, summary, table1
+from scratch_gym.suites.perception import perception_table
+from scratch_gym.suites.tasks import summary, table1
 
 __all__ = [
     "AgentSpec",

@@ -1,6 +1,6 @@
 """One episode of an agent on a task: the Gymnasium loop, infrastructure errors, the record.
 
-The record's ``status`` (vocabulary in :mod:`scratch_gym.runner.status`): ``success``;
+The record's ``status`` (vocabulary in :mod:`scratch_gym.records.status`): ``success``;
 ``failure`` (the agent answered ``done``/``failed`` without success, or the budget ran out:
 ``ended_by``); ``agent_error`` (the agent raised, or could not plan the task: ``unsupported``);
 ``infrastructure_error``. An episode whose page or browser died (``info["infrastructure_error"]``,
@@ -20,8 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 from scratch_gym.agents.base import Agent, AgentError
+from scratch_gym.records.status import AGENT_ERROR, FAILURE, INFRASTRUCTURE_ERROR, SUCCESS
 from scratch_gym.runner.recording import Recorder
-from scratch_gym.runner.status import AGENT_ERROR, FAILURE, INFRASTRUCTURE_ERROR, SUCCESS
 
 INFRA_RETRIES = 2
 MAX_PARSE_ERRORS = 20  # unparsed replies kept in a record (all are counted)

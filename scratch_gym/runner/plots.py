@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from scratch_gym.runner.tables import CATEGORIES, summary
+from scratch_gym.suites.tasks import CATEGORIES, summary
 
 
 def plot_categories(records: Iterable[dict[str, Any]], path: str | Path) -> Path:

@@ -18,8 +18,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from scratch_gym.records.status import INFRASTRUCTURE_ERROR
 from scratch_gym.runner.jobs import Job
-from scratch_gym.runner.status import INFRASTRUCTURE_ERROR
 from scratch_gym.runner.worker import EpisodeWorker, job_record
 
 OnRecord = Callable[[dict[str, Any]], None]

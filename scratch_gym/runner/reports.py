@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from scratch_gym.runner.status import AGENT_ERROR, INFRASTRUCTURE_ERROR, status_of
-from scratch_gym.runner.tables import summary
+from scratch_gym.records.status import AGENT_ERROR, INFRASTRUCTURE_ERROR, status_of
 from scratch_gym.suites import SUITES, Suite, TaskSuite, make_suite, suite_of_mode
+from scratch_gym.suites.tasks import summary
 
 
 def suite_name(record: dict[str, Any]) -> str:

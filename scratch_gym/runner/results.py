@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from scratch_gym.runner.status import DONE as DONE_STATUSES  # infrastructure errors are redone
+from scratch_gym.records.status import DONE as DONE_STATUSES  # infrastructure errors are redone
 
 
 class ResultsFile:

@@ -12,7 +12,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from scratch_gym.runner.status import SUCCESS
+from scratch_gym.records.status import SUCCESS
 
 BUDGET_FACTOR = 1.25
 UNBOUNDED_STEPS = 2000  # the oracle's own cap while it shows how many steps it needs

@@ -13,9 +13,9 @@ from typing import Any
 
 from scratch_gym.agents.base import Agent
 from scratch_gym.agents.factory import make_agent
+from scratch_gym.records.status import INFRASTRUCTURE_ERROR
 from scratch_gym.runner.episode import run_with_retries
 from scratch_gym.runner.jobs import AgentSpec, EnvSpec, Job
-from scratch_gym.runner.status import INFRASTRUCTURE_ERROR
 from scratch_gym.suites import Suite
 
 

@@ -73,8 +73,8 @@ class ProgramSuite(Suite):
         }
 
     def report(self, records: list[dict[str, Any]]) -> str:
-        from scratch_gym.cli.output import table
         from scratch_gym.nl2scratch.scoring import LABELS, METRICS
+        from scratch_gym.records.text import table
 
         rows = []
         for agent, metrics in _metrics(records).items():
@@ -93,7 +93,7 @@ def _metrics(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Table 2's columns per agent from the records' per-episode scores."""
     from scratch_gym.nl2scratch.protocols import get_protocol
     from scratch_gym.nl2scratch.scoring import ExampleScores, aggregate
-    from scratch_gym.runner.status import is_counted
+    from scratch_gym.records.status import is_counted
 
     by_agent: dict[str, list[ExampleScores]] = {}
     for r in records:

@@ -3,11 +3,15 @@ episode, live in the editor; reported as accuracy by question type."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scratch_gym.records.status import is_counted
+from scratch_gym.records.text import table
 from scratch_gym.suites.base import Suite
+
+PERCEPTION_KINDS = ("connection", "existence", "field")
 
 
 @dataclass(frozen=True)
@@ -59,14 +63,9 @@ class PerceptionSuite(Suite):
         }
 
     def report(self, records: list[dict[str, Any]]) -> str:
-        from scratch_gym.runner.tables import perception_table
-
         return "Visual Perception QA (accuracy %)\n" + perception_table(records)
 
     def figures(self, records: list[dict[str, Any]]) -> dict[str, Any]:
-        from scratch_gym.runner.status import is_counted
-        from scratch_gym.runner.tables import PERCEPTION_KINDS
-
         mine = [r for r in records if r.get("mode") == "perception" and is_counted(r)]
         out: dict[str, Any] = {"accuracy": _mean(r.get("correct") for r in mine)}
         out["by_kind"] = {
@@ -79,3 +78,22 @@ class PerceptionSuite(Suite):
 def _mean(values: Any) -> float | None:
     vals = [float(bool(v)) for v in values]
     return sum(vals) / len(vals) if vals else None
+
+
+def perception_table(records: Iterable[dict[str, Any]]) -> str:
+    """Perception runs (records with mode ``perception``, ``question`` kind, ``correct``):
+    accuracy for connection, existence, field and overall, per agent."""
+    records = [r for r in records if r.get("mode") == "perception" and is_counted(r)]
+    rows = []
+    for agent in dict.fromkeys(r["agent"] for r in records):
+        mine = [r for r in records if r["agent"] == agent]
+        row: list[Any] = [agent]
+        for kind in PERCEPTION_KINDS:
+            row.append(_pct(_mean(r["correct"] for r in mine if r.get("question") == kind)))
+        row += [_pct(_mean(r["correct"] for r in mine)), len(mine)]
+        rows.append(row)
+    return table(["agent", "connection", "existence", "field", "overall", "questions"], rows)
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"

@@ -159,7 +159,7 @@ class SingleDragSuite(Suite):
         }
 
     def report(self, records: list[dict[str, Any]]) -> str:
-        from scratch_gym.cli.output import table
+        from scratch_gym.records.text import table
         from scratch_gym.single_drag.metrics import TABLE_HEADERS, table_row
 
         rows = [table_row(agent, setting, s) for (agent, setting), s in _summaries(records)]
@@ -183,7 +183,7 @@ def _number(value: Any) -> float | None:
 
 def _summaries(records: list[dict[str, Any]]) -> list[tuple[tuple[str, str], dict[str, Any]]]:
     """Pass@1-3 and the component figures per (agent, setting) of counted single-drag records."""
-    from scratch_gym.runner.status import is_counted
+    from scratch_gym.records.status import is_counted
     from scratch_gym.single_drag.metrics import RunRecord, table_summary
 
     groups: dict[tuple[str, str], list[RunRecord]] = {}

@@ -1,13 +1,23 @@
 """The task suite (``tasks``) and ScratchWorld's own tasks (``scratchworld``): multi-step episodes in
-primitive or composite mode, scored by unit tests (success: all pass; PSR: the share passed)."""
+primitive or composite mode, scored by unit tests (success: all pass; PSR: the share passed).
+
+Reported as the paper's Table 1 (:func:`table1`): one block per mode, one row per agent, SR per
+category (Create, Debug, Extend, Compute), overall SR and overall PSR. Rates average over every
+counted episode (all tasks x k runs): agent errors count as non-successes (and are shown in
+``agent errors``); infrastructure errors (including an unreachable model API) are left out and
+counted in ``infra``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scratch_gym.records.status import AGENT_ERROR, is_counted, status_of
+from scratch_gym.records.text import table
 from scratch_gym.suites.base import Suite
 
 MODE_ENV_IDS = {
@@ -89,12 +99,92 @@ class TaskSuite(Suite):
         return gym.make(MODE_ENV_IDS[mode], **kwargs)
 
     def report(self, records: list[dict[str, Any]]) -> str:
-        from scratch_gym.runner.tables import table1
-
         return table1(records)
 
     def figures(self, records: list[dict[str, Any]]) -> dict[str, Any]:
-        from scratch_gym.runner.tables import summary
-
         s = summary(records)
         return {"sr": s["sr"], "psr": s["psr"], "categories": s["categories"]}
+
+
+CATEGORIES = ("create", "debug", "extend", "compute")
+TABLE1_MODES = ("primitive", "composite")  # the paper's order; other modes follow
+
+
+def counted(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Episodes that count for the agent: success, failure and agent errors (not infrastructure
+    errors); see :mod:`scratch_gym.records.status`."""
+    return [r for r in records if is_counted(r)]
+
+
+def summary(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Overall figures: sr, psr, episodes (counted), agent_errors (counted, as non-successes),
+    infra (left out), per-category sr."""
+    records = list(records)
+    ok = counted(records)
+    out: dict[str, Any] = {
+        "episodes": len(ok),
+        "agent_errors": sum(status_of(r) == AGENT_ERROR for r in ok),
+        "infra": len(records) - len(ok),
+        "sr": _mean(r.get("success", False) for r in ok),
+        "psr": _mean(r.get("psr", 0.0) for r in ok),
+    }
+    by_cat: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in ok:
+        by_cat[r.get("category", "")].append(r)
+    out["categories"] = {
+        c: {
+            "sr": _mean(r.get("success", False) for r in rs),
+            "psr": _mean(r.get("psr", 0.0) for r in rs),
+            "n": len(rs),
+        }
+        for c, rs in sorted(by_cat.items())
+    }
+    return out
+
+
+def table1(records: Iterable[dict[str, Any]]) -> str:
+    """The Table 1 layout, one block per mode present in ``records``."""
+    records = list(records)
+    blocks = []
+    modes = [m for m in TABLE1_MODES if any(r.get("mode") == m for r in records)]
+    modes += sorted(
+        {r.get("mode") for r in records}
+        - set(TABLE1_MODES)
+        - {None, "single_drag", "perception", "nl2scratch"}
+    )
+    for mode in modes:
+        rows = []
+        agents = _ordered(r["agent"] for r in records if r.get("mode") == mode)
+        for agent in agents:
+            mine = [r for r in records if r.get("mode") == mode and r["agent"] == agent]
+            s = summary(mine)
+            cats = [_pct(s["categories"].get(c, {}).get("sr")) for c in CATEGORIES]
+            row = [agent, *cats, _pct(s["sr"]), _pct(s["psr"]), s["episodes"]]
+            rows.append([*row, s["agent_errors"], s["infra"]])
+        headers = [
+            "agent",
+            "Create",
+            "Debug",
+            "Extend",
+            "Compute",
+            "SR",
+            "PSR",
+            "episodes",
+            "agent errors",
+            "infra",
+        ]
+        blocks.append(f"{mode.capitalize()} mode (success rate %, PSR %)\n{table(headers, rows)}")
+    return "\n\n".join(blocks)
+
+
+def _mean(values: Iterable[Any]) -> float | None:
+    vals = [float(v) for v in values]
+    return sum(vals) / len(vals) if vals else None
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}"
+
+
+def _ordered(names: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(names))

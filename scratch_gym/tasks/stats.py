@@ -126,7 +126,7 @@ def oracle_stats(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[
     """Per mode and category (and ``all``), from an oracle run's results records: tasks,
     successes, success rate, median and maximum steps of the successful episodes, and the tasks
     that failed with their status. Infrastructure errors are left out (as in the eval tables)."""
-    from scratch_gym.runner.status import SUCCESS, is_counted, status_of
+    from scratch_gym.records.status import SUCCESS, is_counted, status_of
 
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for mode in ORACLE_MODES:
@@ -185,7 +185,7 @@ def oracle_markdown(stats: dict[str, dict[str, dict[str, Any]]]) -> str:
 
 
 def _why(record: dict[str, Any]) -> str:
-    from scratch_gym.runner.status import status_of
+    from scratch_gym.records.status import status_of
 
     detail = record.get("unsupported") or record.get("ended_by") or record.get("error") or ""
     if record.get("agent_exception"):

@@ -15,8 +15,8 @@ import pytest
 
 from scratch_gym import __version__
 from scratch_gym.cli import SUBCOMMANDS, main
-from scratch_gym.cli.output import json_line
 from scratch_gym.progress import progress_bar
+from scratch_gym.records.text import json_line
 
 
 def _strict(text: str) -> object:

@@ -11,10 +11,10 @@ import pytest
 
 from scratch_gym.agents.base import Agent, AgentError
 from scratch_gym.cli import main
+from scratch_gym.records.status import EXIT_CODES, exit_code
 from scratch_gym.runner import ResultsFile
 from scratch_gym.runner.episode import run_episode, run_with_retries
-from scratch_gym.runner.status import EXIT_CODES, exit_code
-from scratch_gym.runner.tables import summary, table1
+from scratch_gym.suites.tasks import summary, table1
 from scratch_gym.tasks import load_task
 
 TASK = "say-hello"
@@ -121,7 +121,7 @@ def test_run_exits_with_the_episodes_status(capsys):
 def test_docs_and_help_document_every_exit_code():
     from pathlib import Path
 
-    from scratch_gym.runner.status import exit_codes_help
+    from scratch_gym.records.status import exit_codes_help
 
     runs_doc = (Path(__file__).resolve().parents[2] / "docs" / "runs.md").read_text()
     help_text = exit_codes_help()
