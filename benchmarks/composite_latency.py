@@ -26,7 +26,7 @@ from typing import Any
 import gymnasium as gym
 
 import scratch_gym  # noqa: F401
-from scratch_gym.observations.numbering import number_blocks
+from scratch_gym.program.numbering import number_blocks
 
 
 def _index(env: Any, block_id: str) -> int:

@@ -2,7 +2,7 @@
 
 An action is one JSON object ``{"api": NAME, "args": {...}}`` (text, or a dict); the APIs are in
 ``composite_catalogue.COMPOSITE_APIS``. Block indices refer to the latest observation: the
-numbering (``observations.numbering``) is a pure function of the editing target's blocks, so
+numbering (``program.numbering``) is a pure function of the editing target's blocks, so
 :meth:`CompositeActionModel.execute` re-derives it from the VM before each edit, which gives the
 observation's numbers as long as nothing changed the VM in between (nothing does between steps).
 The edit itself runs in the page (``bridge/composite.js``) through the Blockly workspace API, so
@@ -29,14 +29,14 @@ from scratch_gym.actions.composite_catalogue import (
 )
 from scratch_gym.actions.errors import ActionError
 from scratch_gym.editor.page import BridgeError, EditorPage
-from scratch_gym.observations.numbering import (
+from scratch_gym.program import catalogue
+from scratch_gym.program.blockdefs import Arg, BlockSpec
+from scratch_gym.program.numbering import (
     NumberedProgram,
     call_arguments,
     number_blocks,
     procedures,
 )
-from scratch_gym.program import catalogue
-from scratch_gym.program.blockdefs import Arg, BlockSpec
 from scratch_gym.program.values import is_number
 from scratch_gym.spaces import UnicodeText
 

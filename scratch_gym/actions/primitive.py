@@ -151,6 +151,27 @@ def parse_primitive_action(
     return parsed
 
 
+def resolve_element(elements: Sequence[Any], index: Any) -> tuple[float, float]:
+    """The click point of element ``index`` of this step's list (elements of
+    :mod:`scratch_gym.observations.elements`, or their dicts: ``cx``, ``cy``); ActionError if there
+    is none."""
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+        if isinstance(index, float) and index.is_integer():
+            index = int(index)
+        else:
+            raise ActionError(f"element must be an integer index, got {index!r}")
+    n = len(elements)
+    if not 0 <= int(index) < n:
+        span = f"0-{n - 1}" if n else "none"
+        raise ActionError(
+            f"element {int(index)} is not in this step's element list ({n} elements: {span})"
+        )
+    el = elements[int(index)]
+    if isinstance(el, Mapping):
+        return (float(el["cx"]), float(el["cy"]))
+    return (float(el.cx), float(el.cy))
+
+
 def _with_element_points(
     action: Mapping[str, Any], elements: Callable[[], Sequence[Any] | None] | None
 ) -> Mapping[str, Any]:
@@ -167,8 +188,6 @@ def _with_element_points(
             raise ActionError(
                 f"'{field_name}' needs an observation with an element list; use '{point_name}'"
             )
-        from scratch_gym.observations.elements import resolve_element
-
         out[point_name] = list(resolve_element(listed, index))
     return out
 

@@ -26,7 +26,7 @@ from scratch_gym.agents.composite_plan import (
     pair_scripts,
 )
 from scratch_gym.agents.golden import GoldenOracle
-from scratch_gym.observations.numbering import number_blocks
+from scratch_gym.program.numbering import number_blocks
 
 Action = dict[str, Any]
 

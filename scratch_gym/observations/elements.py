@@ -8,7 +8,8 @@ lying on a DOM element is dropped, except on canvas blocks, where it is dropped 
 own text accounts for it (text of something else showing through stays).
 
 Text rows (``index type text (x, y) wxh``) give the element's click point (x, y), its centre where
-that is uncovered, and its box size; actions may name an element by index (:func:`resolve_element`).
+that is uncovered, and its box size; actions may name an element by index
+(:func:`scratch_gym.actions.primitive.resolve_element`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from scratch_gym.actions.errors import ActionError
 from scratch_gym.editor.page import VIEWPORT, EditorPage
 from scratch_gym.observations.base import EpisodeText
 from scratch_gym.observations.pixels import ScreenObservation
@@ -177,27 +177,6 @@ def fuse(dom: Sequence[dict[str, Any]], ocr: Sequence[TextBox] = ()) -> list[Ele
 def element_rows(elements: Sequence[Element]) -> str:
     """The list as text, one ``index type text (x, y) wxh`` row per element."""
     return "\n".join(e.row() for e in elements)
-
-
-def resolve_element(
-    elements: Sequence[Element | dict[str, Any]], index: Any
-) -> tuple[float, float]:
-    """The click point of element ``index`` of this step's list; ActionError if there is none."""
-    if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-        if isinstance(index, float) and index.is_integer():
-            index = int(index)
-        else:
-            raise ActionError(f"element must be an integer index, got {index!r}")
-    n = len(elements)
-    if not 0 <= int(index) < n:
-        span = f"0-{n - 1}" if n else "none"
-        raise ActionError(
-            f"element {int(index)} is not in this step's element list ({n} elements: {span})"
-        )
-    el = elements[int(index)]
-    if isinstance(el, Element):
-        return (float(el.cx), float(el.cy))
-    return (float(el["cx"]), float(el["cy"]))
 
 
 class ElementReader:

@@ -8,7 +8,7 @@ A ``Dict`` of text:
 * ``variables``: the variables and lists in scope (``name: variable for all sprites = 0``), and
   the broadcast messages.
 * ``pseudocode``: the target's scripts in scratchblocks, as the program model renders them, with
-  block indices (see ``observations.numbering``: an index column, and ``// N: (reporter)``
+  block indices (see ``program.numbering``: an index column, and ``// N: (reporter)``
   naming the reporters of a line). Actions refer to blocks by these indices.
 * ``fields``: per block with fields or inputs, ``N opcode: NAME = value (kind; choices: ...)``
   (a custom block's call names its inputs as its definition does).
@@ -24,8 +24,8 @@ from gymnasium import spaces
 
 from scratch_gym.editor.page import EditorPage
 from scratch_gym.observations.base import EpisodeText
-from scratch_gym.observations.numbering import NumberedProgram, call_arguments, number_blocks
 from scratch_gym.program import catalogue
+from scratch_gym.program.numbering import NumberedProgram, call_arguments, number_blocks
 from scratch_gym.spaces import UnicodeText
 
 TEXT_KEYS = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scratch_gym.editor.page import EditorPage
-from scratch_gym.observations.numbering import NumberedProgram, number_blocks
+from scratch_gym.program.numbering import NumberedProgram, number_blocks
 
 
 class Driver:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 import re
 
-from scratch_gym.observations.numbering import number_blocks
 from scratch_gym.program import render_scripts
+from scratch_gym.program.numbering import number_blocks
 from tests.composite.driver import Driver
 
 LOOP_PROGRAM = """\

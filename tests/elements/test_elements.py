@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from scratch_gym.actions.errors import ActionError
+from scratch_gym.actions.primitive import resolve_element
 from scratch_gym.observations.base import EpisodeText
 from scratch_gym.observations.elements import (
     ELEMENT_TYPES,
@@ -14,7 +15,6 @@ from scratch_gym.observations.elements import (
     ElementReader,
     ScreenElementsObservation,
     element_rows,
-    resolve_element,
 )
 from scratch_gym.program.projects import empty_project
 from tests.helpers import project_with_script, vm_blocks
