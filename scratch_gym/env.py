@@ -267,7 +267,7 @@ class ScratchEnv(PageEnv):
         self.start_episode(lambda page: self._load(page, project))
         page = self.page
         self._steps = 0
-        self._episode_max_steps = self._step_budget(task)
+        self._episode_max_steps = self.step_budget(task)
         if instruction is None:
             instruction = task.instruction if task is not None else ""
         self.text = EpisodeText(instruction=str(instruction))
@@ -339,14 +339,14 @@ class ScratchEnv(PageEnv):
         super().close()
         self._closed = True
 
-    # -- parts -------------------------------------------------------------------------------------
-    def _step_budget(self, task: Task | None) -> int:
-        """The episode's step budget: ``max_steps`` if given, else the task's for this action mode
-        (``Task.budget_for``), else the default."""
+    def step_budget(self, task: Task | None = None) -> int:
+        """The step budget an episode of ``task`` gets in this env: ``max_steps`` if given, else
+        the task's for this action mode (``Task.budget_for``), else the default. Opens no page."""
         if self.max_steps is not None:
             return self.max_steps
         return task.budget_for(self.action_mode) if task is not None else DEFAULT_MAX_STEPS
 
+    # -- parts -------------------------------------------------------------------------------------
     @property
     def registry(self) -> TaskRegistry:
         """The tasks this env knows: the shipped suite, ``$SCRATCH_GYM_TASKS`` and ``tasks_dir``."""

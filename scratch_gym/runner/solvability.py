@@ -61,7 +61,7 @@ def step_budget(task: Any, mode: str) -> int:
 
     env = EnvSpec().make(mode)
     try:
-        return int(env.unwrapped._step_budget(task))
+        return int(env.unwrapped.step_budget(task))
     finally:
         env.close()
 

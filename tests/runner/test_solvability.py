@@ -7,7 +7,7 @@ import dataclasses
 import json
 
 from scratch_gym.cli import main
-from scratch_gym.runner.solvability import check_oracle
+from scratch_gym.runner.solvability import check_oracle, step_budget
 from scratch_gym.tasks import load_task
 
 
@@ -28,3 +28,10 @@ def test_a_debug_task_is_solvable_and_a_tight_budget_is_reported():
     assert not tight.ok and "below 1.25x" in tight.problems()[0]
     failed = dataclasses.replace(check, status="agent_error", detail="unsupported: x")
     assert not failed.ok and "did not solve" in failed.problems()[0]
+
+
+def test_the_step_budget_is_read_through_the_envs_public_accessor():
+    task = load_task("acronym")  # its primitive budget is its own
+    assert task.budget_for("primitive") != task.budget_for("composite")
+    for mode in ("primitive", "composite"):
+        assert step_budget(task, mode) == task.budget_for(mode)  # no page is opened
