@@ -100,12 +100,12 @@ class ScratchEnv(PageEnv):
 
     - ``action="primitive"`` (``ScratchWorld-Primitive-v0``): a ``Dict`` with ``action_type``
       (click, double_click, drag, type, key, hotkey, scroll, done, failed), points in viewport
-      pixels, ``text``, ``keys`` and ``scroll`` (the README's primitive action table).
+      pixels, ``text``, ``keys`` and ``scroll`` (the primitive action table in docs/actions.md).
     - ``action="drag"`` (the RL ids): ``Box(4)`` in [-1, 1], a drag from (x0, y0) to (x1, y1)
       mapped onto the 1280x720 viewport.
     - ``action="composite"`` (``ScratchWorld-Composite-v0``): one JSON object ``{"api", "args"}``
-      (select_sprite, add_block, connect_blocks, set_block_field, ..., done; the README's
-      composite action table), as text or a dict.
+      (select_sprite, add_block, connect_blocks, set_block_field, ..., done; the composite
+      action table in docs/actions.md), as text or a dict.
 
     A malformed action changes nothing; its error is in ``last_action_error`` / ``info``, and the
     episode goes on.

@@ -1,8 +1,8 @@
 """The composite-mode action catalogue: every API, its arguments and meaning, in one table.
 
 ``COMPOSITE_APIS`` is the single source of truth: :func:`parse_action` validates against it, and
-:func:`composite_prompt` (agent prompts) and :func:`composite_actions_markdown` (the README
-table) are generated from it.
+:func:`composite_prompt` (agent prompts) and :func:`composite_actions_markdown` (the table in
+docs/actions.md) are generated from it.
 """
 
 from __future__ import annotations
@@ -322,7 +322,7 @@ def composite_prompt() -> str:
 
 
 def composite_actions_markdown() -> str:
-    """The README table of composite actions."""
+    """The table of composite actions (docs/actions.md)."""
     rows = ["| api | args | meaning | example |", "| --- | --- | --- | --- |"]
     for api in COMPOSITE_APIS:
         args = ", ".join(f"`{p.name}`" + ("" if p.required else " (optional)") for p in api.params)

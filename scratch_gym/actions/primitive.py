@@ -1,7 +1,7 @@
 """Primitive mode: mouse and keyboard actions on the 1280x720 editor screen.
 
 ``PRIMITIVE_ACTIONS`` is the single source of truth for the action types, their fields and their
-meaning: the action space, validation, the README table and agent prompts are generated from it.
+meaning: the action space, validation, the docs' table (docs/actions.md) and agent prompts are generated from it.
 Points are viewport pixels, origin top-left, x to the right, y down.
 """
 
@@ -322,7 +322,7 @@ def drag(page: EditorPage, start: tuple[float, float], end: tuple[float, float])
 
 
 def actions_markdown() -> str:
-    """The README / prompt table of primitive actions, generated from the catalogue."""
+    """The docs / prompt table of primitive actions, generated from the catalogue."""
     rows = ["| index | action_type | fields | meaning |", "| --- | --- | --- | --- |"]
     for i, a in enumerate(PRIMITIVE_ACTIONS):
         rows.append(f"| {i} | `{a.name}` | {', '.join(a.fields) or '-'} | {a.description} |")
