@@ -13,13 +13,9 @@ import pytest
 pytest.importorskip("stable_baselines3", reason="the examples need the rl extra")
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-# train_drag_policy.py's options are being reworked in another change; add it back with it
-PENDING = {"train_drag_policy.py"}
 
 
-@pytest.mark.parametrize(
-    "script", sorted(p.name for p in EXAMPLES.glob("*.py") if p.name not in PENDING)
-)
+@pytest.mark.parametrize("script", sorted(p.name for p in EXAMPLES.glob("*.py")))
 def test_help_shows_defaults_and_a_time_estimate(script):
     done = subprocess.run(
         [sys.executable, str(EXAMPLES / script), "--help"],

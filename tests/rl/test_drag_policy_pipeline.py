@@ -30,23 +30,23 @@ def generated_pool(tmp_path_factory) -> Path:
 def test_tiny_training_run_writes_model_curve_and_figures(generated_pool, tmp_path):
     out = tmp_path / "run"
     cmd = [sys.executable, str(EXAMPLE), "--train-pool", str(generated_pool),
-           "--heldout-pool", str(generated_pool), "--minutes", "0.1", "--eval-every", "3",
+           "--heldout-pool", str(generated_pool), "--updates", "6", "--eval-every", "3",
            "--out", str(out)]  # fmt: skip
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert KEYS <= set(figures) and all(0.0 <= figures[k] <= 1.0 for k in KEYS)
-    assert figures["train_pool"] == 2 and figures["updates"] > 0
+    assert figures["train_pool"] == 2 and figures["updates"] == 6
     assert 0 < figures["checkpoint_mb"] <= 20
     assert (out / "policy.pt").stat().st_size > 0 and (out / "curve.png").stat().st_size > 0
     curve = json.loads((out / "curve.json").read_text())
-    assert len(curve) >= 2 and curve[-1]["updates"] > 0
+    assert [c["updates"] for c in curve] == [0, 3, 6]
 
 
 def test_a_training_pool_with_stored_tasks_is_refused(drag_pool, tmp_path):
     """The stored tasks are a held-out split: a pool that holds them cannot train."""
     cmd = [sys.executable, str(EXAMPLE), "--train-pool", str(drag_pool), "--heldout-pool",
-           str(drag_pool), "--minutes", "0.05", "--out", str(tmp_path / "run")]  # fmt: skip
+           str(drag_pool), "--updates", "2", "--out", str(tmp_path / "run")]  # fmt: skip
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert done.returncode != 0
     assert "holds tasks that are not generated (dc-05" in done.stderr

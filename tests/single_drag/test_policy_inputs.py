@@ -64,3 +64,56 @@ def test_match_features_find_an_unseen_name_and_rank_ties():
     ranks = feats[:3, 7:].argmax(-1)
     assert ranks[0] == 0 and ranks[2] == 1  # the upper one reads first
     assert np.isclose(float(feats[3:, 2].abs().sum()), 0.0)  # padding matches nothing
+
+
+def test_the_drop_offset_follows_the_read_relations_geometric_rule():
+    """With the relation head sure of ``below`` and no learned correction, the drop puts the
+    grabbed block's corner one drop-element height down: the rule, not a memorised offset."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import (
+        OFFSET_PX,
+        RELATIONS,
+        RULE_INPUTS,
+        DragPolicyNet,
+    )
+
+    net = DragPolicyNet().eval()
+    below = RELATIONS.index("below")
+    with torch.no_grad():
+        net.drop_head[-1].weight.zero_()
+        net.drop_head[-1].bias.zero_()
+        net.relation[-1].weight.zero_()
+        net.relation[-1].bias.copy_(torch.full((len(RELATIONS),), -50.0))
+        net.relation[-1].bias[below] = 50.0
+        net.rules.zero_()
+        net.rules[below, RULE_INPUTS.index("drop_h"), 1] = 1.0  # y: the drop element's height
+    elements = [
+        {"type": "flyout_block", "text": "move 10 steps", "x": 20, "y": 200, "w": 120, "h": 40},
+        {"type": "block", "text": "say hello", "x": 400, "y": 100, "w": 90, "h": 48},
+        {"type": "block", "text": "think hmm", "x": 400, "y": 300, "w": 90, "h": 64},
+    ]
+    obs = {k: torch.as_tensor(v)[None] for k, v in encode_elements(elements).items()}
+    obs["instruction"] = torch.as_tensor(tokens.encode("Put 'move' under 'say'", 64))[None]
+    out = net(obs, grab=torch.tensor([0]))
+    assert out["relation_logits"].argmax(-1).item() == below
+    offset = out["drop_offset"][0, :3] * OFFSET_PX
+    assert torch.allclose(offset[:, 0], torch.zeros(3), atol=1e-3)
+    assert torch.allclose(offset[:, 1], torch.tensor([40.0, 48.0, 64.0]), atol=0.05)
+
+
+def test_stack_heights_follow_a_column_of_touching_blocks():
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import stack_heights
+
+    elements = [
+        {"type": "block", "text": "when clicked", "x": 300, "y": 100, "w": 120, "h": 60},
+        {"type": "block", "text": "move 10 steps", "x": 300, "y": 152, "w": 120, "h": 48},
+        {"type": "block", "text": "say hi", "x": 300, "y": 192, "w": 90, "h": 48},
+        {"type": "block", "text": "say far", "x": 300, "y": 400, "w": 90, "h": 48},  # apart
+        {"type": "flyout_block", "text": "move 10 steps", "x": 20, "y": 100, "w": 120, "h": 48},
+    ]
+    arrays = encode_elements(elements)
+    heights = stack_heights(
+        torch.as_tensor(arrays["element_box"])[None], torch.as_tensor(arrays["element_type"])[None]
+    )[0]
+    assert heights[:5].round().tolist() == [140.0, 88.0, 48.0, 48.0, 48.0]

@@ -28,6 +28,7 @@ from scratch_gym.editor.page import VIEWPORT
 from scratch_gym.observations.elements import ELEMENT_TYPES
 from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.drag_model import simulate
+from scratch_gym.single_drag.kinds import RELATION_KINDS, relation_kind
 from scratch_gym.single_drag.rl_spaces import batched_elements, grid_cells
 from scratch_gym.single_drag.task_pool import Pool
 from scratch_gym.single_drag.training.heuristic import overlaps
@@ -39,6 +40,9 @@ GRABBABLE = {1 + ELEMENT_TYPES.index(t) for t in ("block", "flyout_block")}
 DROPPABLE = {1 + ELEMENT_TYPES.index(t) for t in ("block", "input", "dropdown")}
 
 
+RELATIONS = RELATION_KINDS
+# what each relation's geometric rule reads, in OFFSET_PX units (see DragPolicyNet)
+RULE_INPUTS = ("drop_w", "drop_h", "grabbed_w", "grabbed_h", "grabbed_stack_h", "one")
 MATCH_FEATURES = 7  # per element and phrase, see ``match_features``
 MAX_RANK = 9  # ordinals the grammar writes: first .. ninth
 
@@ -85,13 +89,37 @@ def match_features(
     )  # fmt: skip
 
 
+def stack_heights(box: torch.Tensor, kinds: torch.Tensor, steps: int = 12) -> torch.Tensor:
+    """(B, K) in px: the height of the stack each canvas block heads, read from the element
+    boxes (the blocks below it in its column, each starting where the one above ends; up to
+    ``steps`` blocks), else the element's own height. Dragging a block drags its stack, so a
+    drop above another stack is placed by this height."""
+    px = box.float() * torch.as_tensor(SCREEN)
+    x, y, h = px[..., 0], px[..., 1], px[..., 3]
+    block = kinds == 1 + ELEMENT_TYPES.index("block")
+    column = ((x[:, None, :] - x[:, :, None]).abs() < 3) & (y[:, None, :] > y[:, :, None] + 1)
+    column = column & block[:, None, :] & block[:, :, None]  # [b, i, j]: j below i, same column
+    bottom = y + h
+    ends = (y + h)[:, None, :].expand_as(column)
+    for _ in range(steps):
+        joined = column & (y[:, None, :] <= bottom[:, :, None] + 4)
+        bottom = torch.maximum(bottom, torch.where(joined, ends, bottom[:, :, None]).amax(-1))
+    return bottom - y
+
+
 class DragPolicyNet(nn.Module):
     """Phrase-to-element matching: the instruction's first quoted phrase names the block to
     grab, the second the block to drop on, the whole instruction read in order (a GRU) the
     relation. Each element (its words, type and box) is scored against each phrase by learned
     embeddings and by ``match_features`` (token identity, so unknown names match too); the drop
     head also sees the grabbed element (its box: a stack's height decides a drop above it).
-    Offsets come from the element, the relation and the grabbed element."""
+
+    The drop offset is a geometric rule plus a learned correction: a relation head reads the
+    relation kind (``RELATIONS``, trained on the generated tasks' kinds) from the instruction,
+    and each kind has a linear rule from the drop element's size and the grabbed element's size
+    and stack height (below a block: one block height down; above a stack: the dragged stack's
+    height up; into a mouth: one arm in and one header down). The rules have 84 parameters in
+    all, so they hold on scenes no training task showed."""
 
     def __init__(self, width: int = 64, hidden: int = 128, dropout: float = 0.3) -> None:
         super().__init__()
@@ -114,6 +142,11 @@ class DragPolicyNet(nn.Module):
 
         self.grab_head = mlp(7, 3)  # logit, offset (2)
         self.drop_head = mlp(10, 3)
+        self.relation = nn.Sequential(
+            nn.Linear(2 * width, hidden), nn.ReLU(), nn.Linear(hidden, len(RELATIONS))
+        )  # fmt: skip
+        # per relation kind: offset (x, y) from RULE_INPUTS, in OFFSET_PX units
+        self.rules = nn.Parameter(torch.zeros(len(RELATIONS), len(RULE_INPUTS), 2))
 
     @staticmethod
     def _bag(emb: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -151,6 +184,9 @@ class DragPolicyNet(nn.Module):
             drop_ok |= kinds == kind
         neg = torch.finfo(g.dtype).min / 2
         return {
+            "relation_logits": self.relation(torch.cat([context, src_phrase], -1)),
+            "size": box[..., 2:] * torch.as_tensor(SCREEN[2:]) / OFFSET_PX,
+            "stack": stack_heights(box, kinds) / OFFSET_PX,
             "grab_logits": g[..., 0].masked_fill(~grab_ok, neg),
             "grab_offset": g[..., 1:3],
             "drop_inputs": torch.cat(
@@ -167,9 +203,17 @@ class DragPolicyNet(nn.Module):
         grabbed = state["shape"][b, grab][:, None].expand(-1, k, -1)
         d = self.drop_head(torch.cat([state["drop_inputs"], grabbed], -1))
         neg = torch.finfo(d.dtype).min / 2
+        size = state["size"]  # (B, K, 2) element sizes
+        held = torch.cat([size[b, grab], state["stack"][b, grab, None]], -1)
+        sizes = torch.cat(
+            [size, held[:, None].expand(-1, k, -1), torch.ones_like(size[..., :1])], -1
+        )  # (B, K, RULE_INPUTS)
+        by_kind = torch.einsum("bkf,rfo->bkro", sizes, self.rules)  # (B, K, R, 2)
+        kind = state["relation_logits"].softmax(-1)  # (B, R)
+        rule = (by_kind * kind[:, None, :, None]).sum(2)
         return {
             "drop_logits": d[..., 0].masked_fill(~state["drop_ok"], neg),
-            "drop_offset": d[..., 1:3],
+            "drop_offset": rule + d[..., 1:3],
         }
 
     def forward(
@@ -180,6 +224,7 @@ class DragPolicyNet(nn.Module):
         if grab is None:
             grab = state["grab_logits"].argmax(1)
         return {
+            "relation_logits": state["relation_logits"],
             "grab_logits": state["grab_logits"],
             "grab_offset": state["grab_offset"],
             **self.drop(state, grab),
@@ -273,12 +318,39 @@ class Targets:
     drop: np.ndarray  # (N,) element index
     start: np.ndarray  # (N, 2) px
     end: np.ndarray  # (N, 2) px
+    relation: np.ndarray  # (N,) index into RELATIONS
+
+    def drop_offsets(self, pool: Pool) -> np.ndarray:
+        """(N, 2): where the grabbed element's corner must go, from the drop element's corner,
+        in ``OFFSET_PX`` units (what ``drop_offset`` predicts)."""
+        b = np.arange(len(self.task))
+        boxes = pool.elements["element_box"][self.task] * SCREEN
+        src, tgt = boxes[b, self.grab, :2], boxes[b, self.drop, :2]
+        return (self.end - self.start + src - tgt) / OFFSET_PX
+
+    def fitted_rules(self, pool: Pool) -> np.ndarray:
+        """(R, RULE_INPUTS, 2): per relation kind, the least-squares linear rule to
+        ``drop_offsets`` (zero for a kind with too few rows): the rules' starting point."""
+        b = np.arange(len(self.task))
+        box = pool.elements["element_box"][self.task]
+        size = box[..., 2:] * SCREEN[2:] / OFFSET_PX
+        kinds = torch.as_tensor(pool.elements["element_type"][self.task])
+        stack = stack_heights(torch.as_tensor(box), kinds).numpy() / OFFSET_PX
+        x = np.concatenate([size[b, self.drop], size[b, self.grab], stack[b, self.grab, None],
+                            np.ones((len(b), 1))], 1)  # fmt: skip
+        y = self.drop_offsets(pool)
+        rules = np.zeros((len(RELATIONS), len(RULE_INPUTS), 2), np.float32)
+        for r in range(len(RELATIONS)):
+            rows = self.relation == r
+            if rows.sum() >= 10:
+                rules[r] = np.linalg.lstsq(x[rows], y[rows], rcond=None)[0]
+        return rules
 
 
 def bc_targets(pool: Pool) -> Targets:
     """The oracle's drag for every pooled task whose elements show both blocks, checked with the
     drag model (the drop that aligns the intended connections, from the start region's anchor)."""
-    rows: list[tuple[int, int, int, tuple[float, float], tuple[float, float]]] = []
+    rows: list[tuple[int, int, int, tuple[float, float], tuple[float, float], int]] = []
     boxes = pool.elements["element_box"] * SCREEN
     kinds = pool.elements["element_type"]
     for i, snap in enumerate(pool.snapshots):
@@ -302,7 +374,8 @@ def bc_targets(pool: Pool) -> Targets:
         drop = _nearest(boxes[i], kinds[i], connection, DROPPABLE, exclude=grab, prefer=named)
         if drop < 0:
             continue
-        rows.append((i, grab, drop, tuple(anchor), tuple(end)))
+        relation = RELATIONS.index(relation_kind(snap.task))
+        rows.append((i, grab, drop, tuple(anchor), tuple(end), relation))
     if not rows:
         raise ValueError("no pooled task has a usable oracle drag")
     return Targets(
@@ -311,6 +384,7 @@ def bc_targets(pool: Pool) -> Targets:
         drop=np.array([r[2] for r in rows]),
         start=np.array([r[3] for r in rows], np.float32),
         end=np.array([r[4] for r in rows], np.float32),
+        relation=np.array([r[5] for r in rows]),
     )
 
 
