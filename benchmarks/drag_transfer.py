@@ -34,7 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
-from scratch_gym.cli.output import table
+from scratch_gym.progress import progress_bar
+from scratch_gym.records.text import json_line, table
 from scratch_gym.runner import AgentSpec, evaluate
 from scratch_gym.single_drag.instructions import SETTINGS
 from scratch_gym.single_drag.kinds import RELATION_KINDS, SOURCE_KINDS, relation_kind, source_kind
@@ -46,8 +47,6 @@ SPLITS = ("scratchworld", "stored", "heldout")
 
 def heldout_tasks(folder: Path, n: int, seed: int) -> Path:
     """``n`` generated tasks of ``seed`` written to ``folder`` (kept when already there)."""
-    from tqdm import tqdm
-
     from scratch_gym.editor.page import EditorPage
     from scratch_gym.single_drag.generation.generator import TaskGenerator
     from scratch_gym.single_drag.task import load_tasks, write_task
@@ -60,7 +59,7 @@ def heldout_tasks(folder: Path, n: int, seed: int) -> Path:
     page = EditorPage().open()
     try:
         generator = TaskGenerator(seed)
-        for task_id in tqdm(want, desc="held-out tasks", unit="task"):
+        for task_id in progress_bar(want, desc="held-out tasks", unit="task"):
             task = generator.sample(page)  # drawn in order: the same seed, the same tasks
             if task_id not in have:
                 task.id = task_id
@@ -191,7 +190,7 @@ def main() -> None:
         figures.update(by_relation=by_rel, by_source=by_src, heuristic_by_relation=h_rel)
         figures["elements_max_scratchworld"] = element_counts(list(tasks.values()))
     figures.update(checkpoint_figures(args.policy))
-    print(json.dumps(figures))
+    print(json_line(figures))
 
 
 def checkpoint_figures(path: str | None) -> dict:
