@@ -9,9 +9,6 @@ import pytest
 
 from scratch_gym.editor.page import EditorPage
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-SHARED_DIR = Path(os.environ.get("SCRATCH_GYM_SHARED", REPO_ROOT.parent / "shared"))
-
 
 @pytest.fixture(autouse=True)
 def _keep_user_tasks_env():
