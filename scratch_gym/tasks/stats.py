@@ -125,7 +125,8 @@ ORACLE_MODES = ("primitive", "composite")
 def oracle_stats(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
     """Per mode and category (and ``all``), from an oracle run's results records: tasks,
     successes, success rate, median and maximum steps of the successful episodes, and the tasks
-    that failed with their status. Infrastructure errors are left out (as in the eval tables)."""
+    that failed with their status. Infrastructure errors are left out (this describes the tasks;
+    the eval tables count them as failures)."""
     from scratch_gym.records.status import SUCCESS, is_counted, status_of
 
     out: dict[str, dict[str, dict[str, Any]]] = {}
