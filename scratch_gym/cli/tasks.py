@@ -7,6 +7,7 @@ scaffold a new task.
     scratch-gym tasks new TASK_ID --category C [--dir DIR]   # a task folder to fill in
     scratch-gym tasks --stats [--category C]    # suite statistics from the task files
     scratch-gym tasks --stats --oracle-results R.jsonl ... [--markdown]   # oracles per category
+    scratch-gym tasks --stats --scratchworld PATH [--category C]   # a ScratchWorld checkout's
 
 ``--tasks-dir DIR`` (repeatable) adds the user's own task folder(s) to the shipped suite, as
 ``$SCRATCH_GYM_TASKS`` does. With ``--json`` the last line is one JSON object.
@@ -48,6 +49,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "median steps from these eval results files (scratch-gym eval --agent oracle)",
     )
     p.add_argument("--markdown", action="store_true", help="with --oracle-results: Markdown")
+    p.add_argument(
+        "--scratchworld",
+        dest="stats_scratchworld",
+        type=existing_dir,
+        metavar="PATH",
+        help="with --stats: the statistics of this ScratchWorld checkout's tasks, as the paper "
+        "gives them (tasks per category, blocks each golden modifies, opcodes)",
+    )
     actions = p.add_subparsers(dest="tasks_command", metavar="ACTION")
 
     ls = actions.add_parser("list", help="list tasks (filtered)")
@@ -127,6 +136,10 @@ def check_category(category: str | None) -> None:
 
 
 def _stats(args: argparse.Namespace) -> int:
+    if args.stats_scratchworld:
+        if args.oracle_results:
+            return print_error("give --scratchworld or --oracle-results with --stats, not both")
+        return _checkout_stats(args)
     check_category(args.stats_category)
     if args.oracle_results:
         return _oracle_stats(args)
@@ -134,10 +147,39 @@ def _stats(args: argparse.Namespace) -> int:
     from scratch_gym.tasks.stats import suite_stats
 
     rows, summary = suite_stats(list_tasks(args.stats_category))
+    return _print_stats(args, rows, summary)
+
+
+def _checkout_stats(args: argparse.Namespace) -> int:
+    from scratch_gym.tasks.scratchworld_golden import scratchworld_tasks
+    from scratch_gym.tasks.stats import checkout_stats
+
+    try:
+        tasks = scratchworld_tasks(args.stats_scratchworld)
+    except (ValueError, OSError) as exc:
+        return print_error(str(exc))
+    categories = sorted({t.category for t in tasks})
+    if args.stats_category:
+        if args.stats_category not in categories:
+            return print_error(
+                f"no category {args.stats_category!r} in {args.stats_scratchworld} "
+                f"({', '.join(categories) or 'it holds no tasks'})"
+            )
+        tasks = [t for t in tasks if t.category == args.stats_category]
+    rows, summary = checkout_stats(tasks)
+    return _print_stats(args, rows, summary)
+
+
+def _print_stats(args: argparse.Namespace, rows: list, summary: dict[str, Any]) -> int:
+    """The per-task table (no test count where tests are scripts) and the summary."""
+    tests = "tests" in summary
     print(
         table(
-            ["id", "category", "tests", "blocks changed", "opcodes"],
-            [(r.id, r.category, r.tests, r.blocks_changed, len(r.opcodes)) for r in rows],
+            ["id", "category", *(["tests"] if tests else []), "blocks changed", "opcodes"],
+            [
+                (r.id, r.category, *([r.tests] if tests else []), r.blocks_changed, len(r.opcodes))
+                for r in rows
+            ],
         )
     )
     print()

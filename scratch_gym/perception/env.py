@@ -41,7 +41,8 @@ class PerceptionEnv(PageEnv):
 
     ## Rewards
 
-    1 for a correct answer (case-insensitive yes/no, exact text for field values), else 0.
+    1 for a correct answer (case-insensitive yes/no; field values by equivalence: numbers as
+    numbers, dropdown values normalised; see ``questions.field_equivalent``), else 0.
 
     ## Starting State
 

@@ -7,8 +7,8 @@ Three kinds (as in ScratchWorld's perception study):
 * ``existence``: is there a block ``D`` in the code area? (yes/no; no cases are a confusable block,
   i.e. another value or the mirror opcode such as turn left/right, or a block that is in the project
   but hidden under another one). Visibility from the drawn workspace, descriptions from the VM.
-* ``field``: what is written in the slot marked ``?`` of block ``D``? (exact text). Answer from the
-  VM's field value (menu values shown by their display names).
+* ``field``: what is written in the slot marked ``?`` of block ``D``? Answer from the VM's field
+  value (menu values shown by their display names). Scored by equivalence (:func:`is_correct`).
 
 Block descriptions are the scratchblocks text of the block alone, rendered from the VM's blocks.
 """
@@ -16,6 +16,7 @@ Block descriptions are the scratchblocks text of the block alone, rendered from 
 from __future__ import annotations
 
 import copy
+import math
 import random
 import re
 from dataclasses import asdict, dataclass, field
@@ -61,11 +62,63 @@ def normalise_yes_no(text: str) -> str:
     return re.sub(r"[\s.!]+$", "", str(text).strip()).lower()
 
 
+# Scratch's special menu values and the names its menus show (ScratchWorld's field questions
+# name dropdown values as shown: `random position`, `mouse-pointer`, `myself`, `up arrow`)
+MENU_NAMES = {
+    "_random_": "random position",
+    "_mouse_": "mouse-pointer",
+    "_myself_": "myself",
+    "_stage_": "stage",
+    "_edge_": "edge",
+}
+QUOTES = ("``", '""', "''", "[]", "()", "“”", "‘’")
+
+
+def normalise_field(text: str) -> str:
+    """A field answer without outer spaces, one pair of enclosing quotes, backticks or brackets,
+    or a final full stop."""
+    text = str(text).strip()
+    if text.endswith(".") and not _number(text):
+        text = text[:-1].rstrip()
+    if len(text) >= 2 and text[0] + text[-1] in QUOTES:
+        text = text[1:-1].strip()
+    return text
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def normalise_dropdown(text: str) -> str:
+    """A dropdown value as its menu shows it: Scratch's special values by their names,
+    case-folded, inner spaces collapsed (``" Up  Arrow "`` -> ``up arrow``)."""
+    text = " ".join(normalise_field(text).split()).casefold()
+    return MENU_NAMES.get(text, text)
+
+
+def field_equivalent(answer: str, truth: str, subtype: str = "") -> bool:
+    """Equivalence of a field answer, as the paper scores field questions: numbers compared as
+    numbers (``10`` = ``10.0`` = ``+10``); dropdown values normalised (:func:`normalise_dropdown`);
+    other text exact (case kept), apart from outer spaces and enclosing quotes."""
+    a, t = normalise_field(answer), normalise_field(truth)
+    x, y = _number(a), _number(t)
+    if x is not None and y is not None:
+        return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-9)
+    if subtype == "dropdown":
+        return normalise_dropdown(a) == normalise_dropdown(t)
+    return a == t
+
+
 def is_correct(question: Question | dict[str, Any], answer: str) -> bool:
-    """ScratchWorld's matching: case-insensitive yes/no; exact text (outer spaces aside) for fields."""
+    """Case-insensitive yes/no (a final full stop or ``!`` aside); field answers by equivalence
+    (:func:`field_equivalent`), not exact text."""
     q = question if isinstance(question, dict) else question.to_dict()
     if q["kind"] == "field":
-        return str(answer).strip() == q["answer"]
+        return field_equivalent(answer, q["answer"], q.get("subtype", ""))
     return normalise_yes_no(answer) == q["answer"]
 
 

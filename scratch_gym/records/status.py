@@ -10,8 +10,10 @@ the exit codes of ``scratch-gym run``. The one source of truth for the status vo
   worker process died, the browser could not start, or the agent's model API was unreachable
   (:class:`~scratch_gym.agents.base.AgentError`).
 
-Success, failure and agent errors count in the success rates (an agent error is a non-success) and
-are kept on resume; infrastructure errors are left out of the rates and redone on resume. Records
+Every episode counts in the success rates (the papers' denominator: every selected task x runs):
+agent errors and infrastructure errors are non-successes (PSR 0 unless measured), and tables show
+both counts beside the rates. Success, failure and agent errors are kept on resume; infrastructure
+errors are redone (``--resume``), and the redone episode's record replaces the error. Records
 written before this vocabulary (``status: ok`` plus ``success``) are read as success or failure.
 """
 
@@ -31,7 +33,7 @@ STATUSES = {
     AGENT_ERROR: "the agent raised an exception or could not plan the task",
     INFRASTRUCTURE_ERROR: "the browser, page, worker or the agent's API failed",
 }
-COUNTED = frozenset({SUCCESS, FAILURE, AGENT_ERROR, LEGACY_OK})  # in the success rates
+COUNTED = frozenset({SUCCESS, FAILURE, AGENT_ERROR, LEGACY_OK})  # the agent's own outcomes
 DONE = COUNTED  # kept on resume; infrastructure errors are redone
 
 EXIT_CODES = {SUCCESS: 0, FAILURE: 1, AGENT_ERROR: 3, INFRASTRUCTURE_ERROR: 4}  # 2: usage error

@@ -6,7 +6,8 @@ The record's ``status`` (vocabulary in :mod:`scratch_gym.records.status`): ``suc
 ``infrastructure_error``. An episode whose page or browser died (``info["infrastructure_error"]``,
 or the environment raising on reset) is retried on a recovered environment and recorded as an
 infrastructure error when retries run out; so is an agent whose model API failed
-(:class:`AgentError`). Infrastructure errors are left out of the tables and redone on resume.
+(:class:`AgentError`). Infrastructure errors count as failures in the tables (shown as ``infra``)
+and are redone on resume.
 
 A step whose model reply held no action (``agent.info["parse_error"]``) is counted in the record's
 ``parse_failures`` (not in ``action_errors``), and kept with its raw reply in ``parse_errors``.

@@ -66,7 +66,7 @@ class PerceptionSuite(Suite):
         return "Visual Perception QA (accuracy %)\n" + perception_table(records)
 
     def figures(self, records: list[dict[str, Any]]) -> dict[str, Any]:
-        mine = [r for r in records if r.get("mode") == "perception" and is_counted(r)]
+        mine = [r for r in records if r.get("mode") == "perception"]
         out: dict[str, Any] = {"accuracy": _mean(r.get("correct") for r in mine)}
         out["by_kind"] = {
             k: _mean(r.get("correct") for r in mine if r.get("question") == k)
@@ -82,17 +82,19 @@ def _mean(values: Any) -> float | None:
 
 def perception_table(records: Iterable[dict[str, Any]]) -> str:
     """Perception runs (records with mode ``perception``, ``question`` kind, ``correct``):
-    accuracy for connection, existence, field and overall, per agent."""
-    records = [r for r in records if r.get("mode") == "perception" and is_counted(r)]
+    accuracy for connection, existence, field and overall, per agent, over every question asked
+    (an infrastructure error is a wrong answer, and counted in ``infra``)."""
+    records = [r for r in records if r.get("mode") == "perception"]
     rows = []
     for agent in dict.fromkeys(r["agent"] for r in records):
         mine = [r for r in records if r["agent"] == agent]
         row: list[Any] = [agent]
         for kind in PERCEPTION_KINDS:
-            row.append(_pct(_mean(r["correct"] for r in mine if r.get("question") == kind)))
-        row += [_pct(_mean(r["correct"] for r in mine)), len(mine)]
-        rows.append(row)
-    return table(["agent", "connection", "existence", "field", "overall", "questions"], rows)
+            row.append(_pct(_mean(r.get("correct") for r in mine if r.get("question") == kind)))
+        row += [_pct(_mean(r.get("correct") for r in mine)), len(mine)]
+        rows.append([*row, sum(not is_counted(r) for r in mine)])
+    headers = ["agent", "connection", "existence", "field", "overall", "questions", "infra"]
+    return table(headers, rows)
 
 
 def _pct(value: float | None) -> str:

@@ -148,10 +148,14 @@ class SingleDragSuite(Suite):
         return SingleDragEnv(setting=self.setting, render_mode="rgb_array")
 
     def judge(self, task: Any, info: dict[str, Any], action: Any = None) -> dict[str, Any]:
+        from scratch_gym.single_drag.kinds import relation_kind, source_kind
+
         return {
             "psr": float(bool(info.get("success", False))),
             "setting": self.setting,
             "kind": task.kind,
+            "relation": relation_kind(task),
+            "source": source_kind(task),
             "start_correct": bool(info.get("start_correct", False)),
             "end_correct": bool(info.get("end_correct", False)),
             "start_error_px": _number(info.get("start_error_px")),
@@ -159,39 +163,139 @@ class SingleDragSuite(Suite):
         }
 
     def report(self, records: list[dict[str, Any]]) -> str:
+        """The paper's table, then the same figures by interaction type (the task's kind:
+        ScratchWorld's T1 direct connection / T2 slot insertion), by relation kind and by source
+        (:mod:`scratch_gym.single_drag.kinds`)."""
         from scratch_gym.records.text import table
         from scratch_gym.single_drag.metrics import TABLE_HEADERS, table_row
 
         rows = [table_row(agent, setting, s) for (agent, setting), s in _summaries(records)]
-        return "Single-Step Drag (%; errors in px)\n" + table(TABLE_HEADERS, rows)
+        parts = [f"{TITLE}\n" + table(TABLE_HEADERS, rows)]
+        for by, label in GROUPS.items():
+            grouped = []
+            for (agent, setting), groups in _grouped_summaries(records, by):
+                grouped += [[label_of, *table_row(agent, setting, s)] for label_of, s in groups]
+            if grouped:
+                parts.append(
+                    f"By {label} (%; errors in px)\n" + table((label, *TABLE_HEADERS), grouped)
+                )
+        return "\n\n".join(parts)
 
     def figures(self, records: list[dict[str, Any]]) -> dict[str, Any]:
-        """Pass@1-3, start/end accuracy and errors of the (last) agent and setting in ``records``."""
+        """Pass@1-3 (``None`` where fewer runs exist), start/end accuracy and errors of the (last)
+        agent and setting in ``records``, and the same per interaction, relation and source."""
         out: dict[str, Any] = {}
         for _, s in _summaries(records):
-            out = {k: _number(v) for k, v in s.items() if k not in ("tasks", "episodes")}
+            out = _json_figures(s)
+        for by in GROUPS:
+            for _, groups in _grouped_summaries(records, by):
+                out[f"by_{by}"] = {g: _json_figures(s) for g, s in groups}
         return out
 
 
+TITLE = (
+    "Single-Step Drag (%; errors in px). Pass@k over every selected task (infrastructure errors "
+    "count as failed runs; n/a: fewer than k runs); Acc over every episode; Err: mean over the "
+    "misses (grab outside the start region; drop outside the end region after a right grab); "
+    "Err all: mean over every drop"
+)
+# the report's groupings: record field -> table label
+GROUPS = {"interaction": "interaction", "relation": "relation", "source": "source"}
+UNKNOWN = "unknown"
+
+
 def _number(value: Any) -> float | None:
-    """A JSON-safe distance: None for a missing or non-finite one."""
+    """A JSON-safe number: None for a missing or non-finite one."""
     if value is None:
         return None
     value = float(value)
     return value if math.isfinite(value) else None
 
 
-def _summaries(records: list[dict[str, Any]]) -> list[tuple[tuple[str, str], dict[str, Any]]]:
-    """Pass@1-3 and the component figures per (agent, setting) of counted single-drag records."""
-    from scratch_gym.records.status import is_counted
-    from scratch_gym.single_drag.metrics import RunRecord, table_summary
+def _json_figures(summary: dict[str, Any]) -> dict[str, Any]:
+    """A summary for JSON: counts as integers, rates and distances as numbers or null."""
+    return {k: v if isinstance(v, int) else _number(v) for k, v in summary.items()}
 
-    groups: dict[tuple[str, str], list[RunRecord]] = {}
+
+def _setting(record: dict[str, Any]) -> str:
+    """The record's setting (an infrastructure error's from its key's variant)."""
+    if record.get("setting"):
+        return str(record["setting"])
+    parts = str(record.get("key", "")).split("|")
+    return parts[4] if len(parts) > 4 and parts[4] else "baseline"
+
+
+def group_of(record: dict[str, Any], by: str, tasks: dict[str, Any] | None = None) -> str:
+    """The group of a single-drag record: ``interaction`` (its task's kind), ``relation`` or
+    ``source`` (recorded by the judge; else computed from ``tasks[id]`` where given)."""
+    if by == "interaction":
+        return str(record.get("kind") or record.get("category") or UNKNOWN)
+    if by not in GROUPS:
+        raise ValueError(f"unknown grouping {by!r}; allowed: {', '.join(GROUPS)}")
+    if record.get(by):
+        return str(record[by])
+    task = (tasks or {}).get(record.get("task", ""))
+    if task is None:
+        return UNKNOWN
+    from scratch_gym.single_drag.kinds import relation_kind, source_kind
+
+    return relation_kind(task) if by == "relation" else source_kind(task)
+
+
+def group_records(
+    records: list[dict[str, Any]], by: str, tasks: dict[str, Any] | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """``records`` by interaction, relation or source (:func:`group_of`), in the order of
+    :mod:`scratch_gym.single_drag.kinds` (unknown last): the one grouping of the suite's report
+    and of ``benchmarks/drag_transfer.py``."""
+    from scratch_gym.single_drag.kinds import RELATION_KINDS, SOURCE_KINDS
+    from scratch_gym.single_drag.task import KINDS
+
+    groups: dict[str, list[dict[str, Any]]] = {}
     for r in records:
-        if r.get("mode") != "single_drag" or not is_counted(r):
+        groups.setdefault(group_of(r, by, tasks), []).append(r)
+    order = {"interaction": KINDS, "relation": RELATION_KINDS, "source": SOURCE_KINDS}[by]
+    rank = {k: i for i, k in enumerate(order)}
+    return dict(sorted(groups.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
+
+
+def _run_records(records: list[dict[str, Any]]) -> dict[tuple[str, str], list[Any]]:
+    """Per (agent, setting), every single-drag record as a RunRecord: an infrastructure error is
+    a failed run (the denominator is every selected task)."""
+    from scratch_gym.records.status import is_counted
+    from scratch_gym.single_drag.metrics import RunRecord
+
+    groups: dict[tuple[str, str], list[Any]] = {}
+    for r in records:
+        if r.get("mode") != "single_drag":
             continue
-        key = (r["agent"], r.get("setting", "baseline"))
-        groups.setdefault(key, []).append(
-            RunRecord.from_outcome(r["task"], int(r.get("run", 0)), r)
+        key = (r["agent"], _setting(r))
+        run = RunRecord.from_outcome(r["task"], int(r.get("run", 0)), r, infra=not is_counted(r))
+        groups.setdefault(key, []).append((r, run))
+    return groups
+
+
+def _summaries(records: list[dict[str, Any]]) -> list[tuple[tuple[str, str], dict[str, Any]]]:
+    """Pass@1-3 and the component figures per (agent, setting) of the single-drag records."""
+    from scratch_gym.single_drag.metrics import table_summary
+
+    return [
+        (key, table_summary([run for _, run in pairs]))
+        for key, pairs in _run_records(records).items()
+    ]
+
+
+def _grouped_summaries(
+    records: list[dict[str, Any]], by: str
+) -> list[tuple[tuple[str, str], list[tuple[str, dict[str, Any]]]]]:
+    """Per (agent, setting), the figures of each group (:func:`group_records`)."""
+    from scratch_gym.single_drag.metrics import table_summary
+
+    out = []
+    for key, pairs in _run_records(records).items():
+        runs = {id(r): run for r, run in pairs}
+        groups = group_records([r for r, _ in pairs], by)
+        out.append(
+            (key, [(g, table_summary([runs[id(r)] for r in rs])) for g, rs in groups.items()])
         )
-    return [(key, table_summary(runs)) for key, runs in groups.items()]
+    return out

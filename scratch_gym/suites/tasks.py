@@ -2,10 +2,12 @@
 primitive or composite mode, scored by unit tests (success: all pass; PSR: the share passed).
 
 Reported as the paper's Table 1 (:func:`table1`): one block per mode, one row per agent, SR per
-category (Create, Debug, Extend, Compute), overall SR and overall PSR. Rates average over every
-counted episode (all tasks x k runs): agent errors count as non-successes (and are shown in
-``agent errors``); infrastructure errors (including an unreachable model API) are left out and
-counted in ``infra``.
+category (Create, Debug, Extend, Compute), overall SR and overall PSR. As in the paper, the
+denominator is every selected task x k runs (``episodes``): agent errors count as non-successes
+(and are shown in ``agent errors``); so do infrastructure errors (including an unreachable model
+API), with a PSR of 0 unless the record holds a measured one, and they are shown in ``infra``
+beside the rates. ``--resume`` reruns the infrastructure errors (and only those), after which
+the rates count their new outcomes.
 """
 
 from __future__ import annotations
@@ -116,25 +118,36 @@ def counted(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in records if is_counted(r)]
 
 
+def _success(record: dict[str, Any]) -> bool:
+    """A record's success in the rates: an infrastructure error is a failure."""
+    return is_counted(record) and bool(record.get("success", False))
+
+
+def _psr(record: dict[str, Any]) -> float:
+    """A record's PSR in the rates: 0 for an infrastructure error without a measured PSR."""
+    return float(record.get("psr") or 0.0)
+
+
 def summary(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Overall figures: sr, psr, episodes (counted), agent_errors (counted, as non-successes),
-    infra (left out), per-category sr."""
+    """Overall figures over every episode (the paper's denominator: all selected tasks x runs):
+    sr, psr, episodes, agent_errors and infra (both counted as non-successes), per-category sr
+    and psr."""
     records = list(records)
     ok = counted(records)
     out: dict[str, Any] = {
-        "episodes": len(ok),
+        "episodes": len(records),
         "agent_errors": sum(status_of(r) == AGENT_ERROR for r in ok),
         "infra": len(records) - len(ok),
-        "sr": _mean(r.get("success", False) for r in ok),
-        "psr": _mean(r.get("psr", 0.0) for r in ok),
+        "sr": _mean(_success(r) for r in records),
+        "psr": _mean(_psr(r) for r in records),
     }
     by_cat: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for r in ok:
+    for r in records:
         by_cat[r.get("category", "")].append(r)
     out["categories"] = {
         c: {
-            "sr": _mean(r.get("success", False) for r in rs),
-            "psr": _mean(r.get("psr", 0.0) for r in rs),
+            "sr": _mean(_success(r) for r in rs),
+            "psr": _mean(_psr(r) for r in rs),
             "n": len(rs),
         }
         for c, rs in sorted(by_cat.items())
@@ -173,7 +186,10 @@ def table1(records: Iterable[dict[str, Any]]) -> str:
             "agent errors",
             "infra",
         ]
-        blocks.append(f"{mode.capitalize()} mode (success rate %, PSR %)\n{table(headers, rows)}")
+        blocks.append(
+            f"{mode.capitalize()} mode (success rate %, PSR %; over all episodes: agent and "
+            f"infrastructure errors count as failures)\n{table(headers, rows)}"
+        )
     return "\n\n".join(blocks)
 
 

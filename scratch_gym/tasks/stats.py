@@ -5,6 +5,11 @@ project (``blockdiff.changed_units``) and the distinct opcodes of the golden sol
 menu opcodes left out). For the suite: tasks per category, distinct opcodes overall and by
 Scratch category, and the mean and maximum number of blocks changed.
 
+Of a ScratchWorld checkout (``tasks --stats --scratchworld PATH``, :func:`checkout_stats`): the
+paper's statistics: tasks per category, the blocks each golden modifies (mean, median, max, per
+category) and the opcodes; the tasks without a ``*_golden.sb3`` are named, and left out of the
+block and opcode figures.
+
 From an oracle run's results (``scratch-gym eval --agent oracle``): per category, the primitive
 and composite oracles' success and median steps (:func:`oracle_stats`, the README's table).
 """
@@ -99,6 +104,32 @@ def suite_stats(tasks: list[Task]) -> tuple[list[TaskStats], dict[str, Any]]:
     return rows, summary
 
 
+def checkout_stats(tasks: list[Task]) -> tuple[list[TaskStats], dict[str, Any]]:
+    """A ScratchWorld checkout's statistics (its tasks paired with their goldens): tasks per
+    category (all tasks), blocks modified per task (mean, median, max; mean and max per category)
+    and opcodes, over the tasks with a golden; ``without_golden`` names the others. Their unit
+    tests are the checkout's scripts, so no test count."""
+    paired = [t for t in tasks if t.start is not None and t.golden is not None]
+    rows, summary = suite_stats(paired)
+    summary.pop("tests")
+    changed = [r.blocks_changed for r in rows]
+    by_cat: dict[str, list[int]] = {}
+    for r in rows:
+        by_cat.setdefault(r.category, []).append(r.blocks_changed)
+    summary.update(
+        tasks=len(tasks),
+        by_category=dict(sorted(Counter(t.category for t in tasks).items())),
+        tasks_with_golden=len(rows),
+        without_golden=sorted(t.id for t in tasks if t not in paired),
+        median_blocks_changed=median(changed) if changed else 0,
+        blocks_changed_by_category={
+            c: {"mean": round(mean(v), 2), "max": max(v), "tasks": len(v)}
+            for c, v in sorted(by_cat.items())
+        },
+    )
+    return rows, summary
+
+
 def tasks_markdown(tasks: list[Task]) -> str:
     """The docs table of the suite: id, category, instruction, tests, blocks changed, opcodes."""
     rows, summary = suite_stats(tasks)
@@ -125,7 +156,8 @@ ORACLE_MODES = ("primitive", "composite")
 def oracle_stats(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
     """Per mode and category (and ``all``), from an oracle run's results records: tasks,
     successes, success rate, median and maximum steps of the successful episodes, and the tasks
-    that failed with their status. Infrastructure errors are left out (as in the eval tables)."""
+    that failed with their status. Infrastructure errors are left out (this describes the tasks;
+    the eval tables count them as failures)."""
     from scratch_gym.records.status import SUCCESS, is_counted, status_of
 
     out: dict[str, dict[str, dict[str, Any]]] = {}

@@ -34,6 +34,38 @@ def test_matching_rules():
     assert not is_correct(field, "hello!") and not is_correct(field, "Hello")
 
 
+def test_field_answers_are_scored_by_equivalence():
+    """Numbers as numbers, dropdown values as their menus show them (ScratchWorld's field
+    questions: ``equal to -90?``, ``set to `up arrow`?``, ``random position``), text exact."""
+    number = {"kind": "field", "subtype": "value", "answer": "10"}
+    for same in ("10", "10.0", " 10 ", "+10", "1e1", "`10`", '"10"', "10."):
+        assert is_correct(number, same), same
+    for other in ("10.5", "100", "ten", ""):
+        assert not is_correct(number, other), other
+    assert is_correct({"kind": "field", "subtype": "value", "answer": "-90"}, "-90.0")
+    assert is_correct({"kind": "field", "subtype": "value", "answer": "0.5"}, ".5")
+    key = {"kind": "field", "subtype": "dropdown", "answer": "up arrow"}
+    for same in ("up arrow", "Up Arrow", " up  arrow ", "`up arrow`", "[up arrow]", "up arrow."):
+        assert is_correct(key, same), same
+    assert not is_correct(key, "down arrow") and not is_correct(key, "uparrow")
+    where = {"kind": "field", "subtype": "dropdown", "answer": "random position"}
+    assert is_correct(where, "_random_") and is_correct(where, "Random Position")
+    assert is_correct(
+        {"kind": "field", "subtype": "dropdown", "answer": "mouse-pointer"}, "_mouse_"
+    )
+    text = {"kind": "field", "subtype": "value", "answer": "Hello!"}  # text stays exact
+    assert is_correct(text, '"Hello!"') and not is_correct(text, "hello!")
+
+
+def test_a_rendered_number_field_accepts_its_value_written_as_a_float(rendered):
+    """On a scene drawn in the editor: every number field's answer also matches as a float."""
+    numbers = [q for _, _, qs in rendered for q in qs if q.kind == "field"
+               and q.subtype == "value" and q.answer.lstrip("-").isdigit()]  # fmt: skip
+    assert numbers, "no number field in the scenes: the test exercises nothing"
+    for q in numbers:
+        assert is_correct(q, f"{float(q.answer)}") and not is_correct(q, f"{float(q.answer) + 1}")
+
+
 @pytest.fixture(scope="module")
 def rendered(editor_page):
     out = []

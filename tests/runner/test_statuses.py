@@ -1,16 +1,22 @@
 """An episode's status tells success, the agent's own failure, an agent error and an
 infrastructure error apart; ``scratch-gym run`` exits with the matching code; the tables count
-agent errors as non-successes and leave infrastructure errors out; resume redoes only those."""
+agent and infrastructure errors as non-successes (the paper's SR is over every selected task) and
+show the infrastructure errors beside the rates; resume redoes only those."""
 
 from __future__ import annotations
 
 import dataclasses
+import os
+import signal
+import time
 
 import gymnasium as gym
 import pytest
 
 from scratch_gym.agents.base import Agent, AgentError
+from scratch_gym.agents.oracle import OracleAgent
 from scratch_gym.cli import main
+from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.records.status import EXIT_CODES, exit_code
 from scratch_gym.runner import ResultsFile
 from scratch_gym.runner.episode import run_episode, run_with_retries
@@ -100,11 +106,46 @@ def test_tables_and_resume_treat_statuses_apart(tmp_path):
     store.append({**base, "key": "5", "status": "ok", "success": True, "psr": 1.0})  # old files
     records = store.records()
     s = summary(records)
-    assert (s["episodes"], s["agent_errors"], s["infra"]) == (4, 1, 1)
-    assert s["sr"] == 0.5
+    assert (s["episodes"], s["agent_errors"], s["infra"]) == (5, 1, 1)
+    assert s["sr"] == 0.4 and s["psr"] == 0.4  # the infrastructure error: a failure, PSR 0
     assert store.done_keys() == {"1", "2", "3", "5"}  # the infrastructure error is redone
     row = next(line for line in table1(records).splitlines() if line.startswith("a "))
-    assert row.split()[-3:] == ["4", "1", "1"]
+    assert row.split()[-3:] == ["5", "1", "1"]
+
+
+class BrowserKiller(Agent):
+    """Kills the editor's Chromium (SIGKILL) instead of acting: fault injection, no mock."""
+
+    def __init__(self, session):
+        super().__init__()
+        self.session = session
+
+    def act(self, observation, info):
+        os.kill(self.session.main_pid(), signal.SIGKILL)
+        time.sleep(0.5)
+        return CLICK
+
+
+def test_an_infrastructure_failure_counts_as_a_failure_in_sr():
+    """A browser killed under the episode, retries spent: the record is an infrastructure error,
+    and SR and PSR count it as a failed task (the paper's denominator: every selected task)."""
+    session = BrowserSession()  # private: killing it must not disturb other tests
+    env = gym.make("ScratchWorld-Primitive-v0", reward_mode="sparse", browser=session)
+    task = load_task(TASK)
+    try:
+        killed, env = run_with_retries(lambda: env, env, BrowserKiller(session), task, retries=0)
+        solved = run_episode(env, OracleAgent(), task)  # reset() recovers the browser
+    finally:
+        env.close()
+    assert killed["status"] == "infrastructure_error", killed
+    assert solved["status"] == "success", solved
+    base = {"agent": "oracle", "mode": "primitive", "category": "create"}
+    records = [{**base, "task": TASK, **solved}, {**base, "task": "other", **killed}]
+    s = summary(records)
+    assert (s["episodes"], s["infra"], s["sr"], s["psr"]) == (2, 1, 0.5, 0.5)
+    assert s["categories"]["create"]["sr"] == 0.5
+    row = next(line for line in table1(records).splitlines() if line.startswith("oracle "))
+    assert row.split()[5:] == ["50.0", "50.0", "2", "0", "1"]  # SR, PSR, episodes, errors, infra
 
 
 def test_run_exits_with_the_episodes_status(capsys):
