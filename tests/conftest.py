@@ -9,6 +9,8 @@ import pytest
 
 from scratch_gym.editor.page import EditorPage
 
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
 
 @pytest.fixture(autouse=True)
 def _keep_user_tasks_env():
