@@ -135,6 +135,6 @@ def summary_json(records: list[dict[str, Any]], suite: str | None = None) -> dic
     out["parse_failures"] = {
         agent: p["steps"] for agent, p in errors.get("parse_failures", {}).items()
     }
-    if name:
-        out.update(reporter(name).figures(mine))
+    if name:  # the suite's own figures; the common keys above (over every record) stay
+        out = {**reporter(name).figures(mine), **out}
     return out

@@ -199,7 +199,8 @@ def _mean(values: Iterable[Any]) -> float | None:
 
 
 def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.1f}"
+    """A share as a percentage; '-' where there is none (no episodes, or an older record's NaN)."""
+    return "-" if value is None or value != value else f"{100 * value:.1f}"
 
 
 def _ordered(names: Iterable[str]) -> list[str]:

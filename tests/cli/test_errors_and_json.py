@@ -163,7 +163,9 @@ def test_every_cheap_json_command_prints_valid_json(files, tmp_path, capsys):
     main(["eval", "--report", str(tmp_path / "results.jsonl"), "--json"])
     out = capsys.readouterr().out
     summary = _strict(out.strip().splitlines()[-1])
-    assert summary["psr"] is None and summary["episodes"] == 1
+    assert summary["psr"] is None and summary["episodes"] == 2  # the infra error counts
+    assert summary["infra"] == 1 and summary["sr"] == 0.5
+    assert " nan " not in out  # the table shows '-' for the NaN psr
     assert summary["errors"]["infrastructure_error"] == {
         "count": 1,
         "task": "fix-bounce",

@@ -41,10 +41,10 @@ def test_cli_prints_the_table_and_json(capsys, tmp_path):
             "--results", str(results), "--quiet", "--json"]  # fmt: skip
     assert main(argv) == 0
     out = capsys.readouterr().out.strip().splitlines()
-    assert out[1].split()[:4] == ["Agent", "Setting", "Pass@1", "Pass@2"]
-    assert [line.split()[:3] for line in out[3:5]] == [
-        ["oracle", "baseline", "100.0"],
-        ["oracle", "gt_start", "100.0"],
+    assert out[1].split()[:6] == ["Agent", "Setting", "Tasks", "Runs", "Pass@1", "Pass@2"]
+    assert [line.split()[:7] for line in out[3:5]] == [
+        ["oracle", "baseline", "2", "1", "100.0", "n/a", "n/a"],  # one run: no Pass@2, Pass@3
+        ["oracle", "gt_start", "2", "1", "100.0", "n/a", "n/a"],
     ]
     payload = json.loads(out[-1])
     assert payload["suite"] == "single-drag" and payload["episodes"] == 4
