@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -52,23 +53,22 @@ def task_project_file(text: str) -> str:
     return str(Path(text).expanduser())
 
 
-def positive_int(text: str) -> int:
-    """An integer of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer (1 or more)") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is below 1 (1 or more)")
-    return value
+def int_at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse type: an integer of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not an integer ({minimum} or more)"
+            ) from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is below {minimum} ({minimum} or more)")
+        return value
+
+    return parse
 
 
-def non_negative_int(text: str) -> int:
-    """An integer of at least 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer (0 or more)") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is below 0 (0 or more)")
-    return value
+positive_int = int_at_least(1)
+non_negative_int = int_at_least(0)
