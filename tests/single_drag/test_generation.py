@@ -162,7 +162,7 @@ TRAINING_CODE = (
     "scratch_gym/single_drag/tokens.py",
     "scratch_gym/single_drag/training",
     "examples/train_drag_policy.py",
-    "scratch_gym/single_drag/knowledge.py",
+    "scratch_gym/single_drag/tasks/knowledge.py",
 )
 
 
