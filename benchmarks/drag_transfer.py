@@ -36,7 +36,7 @@ import numpy as np
 from scratch_gym.progress import progress_bar
 from scratch_gym.records.text import json_line, table
 from scratch_gym.runner import AgentSpec, evaluate
-from scratch_gym.single_drag.instructions import SETTINGS
+from scratch_gym.single_drag.tasks.instructions import SETTINGS
 from scratch_gym.suites import make_suite
 from scratch_gym.suites.single_drag import group_records
 
@@ -48,7 +48,7 @@ def heldout_tasks(folder: Path, n: int, seed: int) -> Path:
     """``n`` generated tasks of ``seed`` written to ``folder`` (kept when already there)."""
     from scratch_gym.editor.page import EditorPage
     from scratch_gym.single_drag.generation.generator import TaskGenerator
-    from scratch_gym.single_drag.task import load_tasks, write_task
+    from scratch_gym.single_drag.tasks.task import load_tasks, write_task
 
     folder.mkdir(parents=True, exist_ok=True)
     have = {t.id for t in load_tasks(folder=folder)}
@@ -107,7 +107,7 @@ def breakdown(records: list[dict], tasks: dict) -> tuple[dict, dict]:
 def element_counts(tasks: list) -> int:
     """The largest element list among the tasks' scenes (the policy keeps MAX_ELEMENTS)."""
     from scratch_gym.single_drag.env import SingleDragEnv
-    from scratch_gym.single_drag.snapshot import read_elements
+    from scratch_gym.single_drag.models import read_elements
 
     env = SingleDragEnv()
     try:

@@ -26,10 +26,10 @@ import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from scratch_gym.cli.output import table  # noqa: E402
-from scratch_gym.single_drag.calibration import draw_drags, replay  # noqa: E402
 from scratch_gym.single_drag.env import SingleDragEnv  # noqa: E402
-from scratch_gym.single_drag.fast_env import SingleDragVectorEnv  # noqa: E402
-from scratch_gym.single_drag.task_pool import load_pool  # noqa: E402
+from scratch_gym.single_drag.fast.calibration import draw_drags, replay  # noqa: E402
+from scratch_gym.single_drag.fast.env import SingleDragVectorEnv  # noqa: E402
+from scratch_gym.single_drag.fast.pool import load_pool  # noqa: E402
 
 
 def vector_speed(pool, num_envs: int, seconds: float) -> float:

@@ -30,10 +30,10 @@ from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.cli.output import table
 from scratch_gym.single_drag import editor_drag
 from scratch_gym.single_drag.env import SingleDragEnv
-from scratch_gym.single_drag.geometry_regions import agreement, geometric_regions
-from scratch_gym.single_drag.probe_regions import compute_regions, recompute
-from scratch_gym.single_drag.regions import Region
-from scratch_gym.single_drag.task import load_tasks
+from scratch_gym.single_drag.feasible.geometric import agreement, geometric_regions
+from scratch_gym.single_drag.feasible.probe import compute_regions, recompute
+from scratch_gym.single_drag.tasks.regions import Region
+from scratch_gym.single_drag.tasks.task import load_tasks
 
 
 def pct(values: list[float], q: float) -> float:
@@ -138,8 +138,8 @@ def scratchworld_with_regions(checkout: str | None) -> list:
     """The checkout's drag tasks whose real-drag BFS regions are cached."""
     if not checkout:
         return []
-    from scratch_gym.single_drag.regions_cache import attach_regions
-    from scratch_gym.single_drag.scratchworld_tasks import load_scratchworld_drag_tasks
+    from scratch_gym.single_drag.feasible.cache import attach_regions
+    from scratch_gym.single_drag.tasks.scratchworld import load_scratchworld_drag_tasks
 
     tasks = load_scratchworld_drag_tasks(checkout)
     attach_regions(tasks, compute=False)

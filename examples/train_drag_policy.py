@@ -44,9 +44,9 @@ from tqdm import tqdm
 from scratch_gym.records.text import json_line, table
 from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.drag_model import simulate
-from scratch_gym.single_drag.instructions import SETTINGS
+from scratch_gym.single_drag.fast.pool import Pool, build_pool, load_pool
 from scratch_gym.single_drag.rl_spaces import GRID, grid_cells, grid_points
-from scratch_gym.single_drag.task_pool import Pool, build_pool, load_pool
+from scratch_gym.single_drag.tasks.instructions import SETTINGS
 from scratch_gym.single_drag.training.heuristic import HeuristicDragPolicy
 from scratch_gym.single_drag.training.policy import (
     OFFSET_PX,

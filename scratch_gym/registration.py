@@ -68,12 +68,12 @@ ENV_IDS: dict[str, EnvId] = {
         "(MultiDiscrete grab/drop cells of 10 px)",
     ),
     "ScratchWorld-SingleDragFast-v0": EnvId(
-        "scratch_gym.single_drag.fast_env:SingleDragFastEnv",
+        "scratch_gym.single_drag.fast.env:SingleDragFastEnv",
         {"observation": "pixels", "action": "grid"},
         "Single-Step Drag on the fast path: a captured task pool (pool=DIR) stepped in numpy, "
         "same spaces as the real RL ids; gym.make_vec(..., vectorization_mode="
         "'vector_entry_point') gives the batched VectorEnv",
-        vector_entry_point="scratch_gym.single_drag.fast_env:SingleDragVectorEnv",
+        vector_entry_point="scratch_gym.single_drag.fast.env:SingleDragVectorEnv",
     ),
     "ScratchWorld-Perception-v0": EnvId(
         "scratch_gym.perception.env:PerceptionEnv",

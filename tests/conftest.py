@@ -54,7 +54,7 @@ def default_project_json() -> dict:
 @pytest.fixture(scope="session")
 def drag_pool(tmp_path_factory) -> Path:
     """A small captured single-drag pool (two stored tasks, two generated ones), built once."""
-    from scratch_gym.single_drag.task_pool import build_pool
+    from scratch_gym.single_drag.fast.pool import build_pool
 
     folder = tmp_path_factory.mktemp("drag-pool")
     build_pool(folder, n=2, seed=7, stored=["dc-05", "si-01"], workers=1)

@@ -45,7 +45,7 @@ def register(single_drag: argparse.ArgumentParser) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from scratch_gym.single_drag.task_pool import build_pool
+    from scratch_gym.single_drag.fast.pool import build_pool
 
     if args.out.exists() and not args.out.is_dir():
         raise UsageError(f"--out {args.out} is a file (a pool directory is needed)")

@@ -73,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scratch_gym.single_drag.task import load_tasks
+    from scratch_gym.single_drag.tasks.task import load_tasks
 
     try:
         tasks = load_tasks(args.tasks or None)
@@ -132,7 +132,7 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 
 def _recompute(args: argparse.Namespace, tasks: list) -> int:
-    from scratch_gym.single_drag.probe_regions import recompute
+    from scratch_gym.single_drag.feasible.probe import recompute
 
     report = recompute(tasks, args.step, args.levels, args.workers, progress=not args.quiet)
     rows = [

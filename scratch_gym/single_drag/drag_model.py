@@ -27,6 +27,7 @@ Every distance is in screen pixels (the workspace units times the zoom).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -208,6 +209,72 @@ class DragOutcome:
     reverted: np.ndarray
     start_correct: np.ndarray
     success: np.ndarray
+
+
+def stack_tables(snaps: Sequence[Any]) -> DragTables:
+    """The drag tables of several captures (``feasible.capture.DragCapture``, or the fast path's
+    snapshots), padded to common sizes."""
+    t = len(snaps)
+    rows = max(s.labels.shape[0] for s in snaps)
+    cols = max(s.labels.shape[1] for s in snaps)
+    d = max(len(s.picks) for s in snaps) + 1
+    per_pick = [np.bincount([p.pick for p in s.pairs], minlength=d) for s in snaps]
+    p = max(1, max(int(c.max()) if len(c) else 0 for c in per_pick))
+    labels = np.zeros((t, rows, cols), np.uint8)
+    flyout = np.zeros((t, d), bool)
+    source = np.zeros((t, d), bool)
+    vec = np.zeros((t, d, p, 2), np.float32)
+    valid = np.zeros((t, d, p), bool)
+    intended = np.zeros((t, d, p), bool)
+    radii = np.zeros((t, 3), np.float32)
+    workspace = np.zeros((t, 4), np.float32)
+    delete_right = np.zeros(t, np.float32)
+    step = snaps[0].pick_step
+    for i, s in enumerate(snaps):
+        if s.pick_step != step:
+            raise ValueError(
+                f"task {s.task.id}: pick step {s.pick_step}, the first capture's is {step}"
+            )
+        labels[i, : s.labels.shape[0], : s.labels.shape[1]] = s.labels
+        for j, pick in enumerate(s.picks, start=1):
+            flyout[i, j] = pick["flyout"]
+            source[i, j] = pick["source"]
+        fill = np.zeros(d, np.int64)
+        for pair, ok in zip(s.pairs, s.intended, strict=True):
+            k = fill[pair.pick]
+            vec[i, pair.pick, k] = (pair.dx, pair.dy)
+            valid[i, pair.pick, k] = True
+            intended[i, pair.pick, k] = ok
+            fill[pair.pick] += 1
+        cfg = s.config
+        radii[i] = (
+            np.array(
+                [
+                    cfg["snap_radius"],
+                    cfg["connecting_snap_radius"],
+                    cfg["current_connection_preference"],
+                ]
+            )
+            * s.scale
+        )
+        workspace[i] = s.workspace
+        delete_right[i] = s.delete_right
+    cfg = snaps[0].config
+    return DragTables(
+        step=step,
+        labels=labels,
+        pick_flyout=flyout,
+        pick_source=source,
+        pair_v=vec,
+        pair_valid=valid,
+        pair_intended=intended,
+        radii=radii,
+        workspace=workspace,
+        delete_right=delete_right,
+        drag_radius=float(cfg["drag_radius"]),
+        flyout_drag_radius=float(cfg["flyout_drag_radius"]),
+        angle_range=float(cfg["drag_angle_range"]),
+    )
 
 
 def simulate(

@@ -7,7 +7,7 @@ from typing import Any
 
 from scratch_gym.actions.primitive import drag
 from scratch_gym.editor.page import BridgeError, EditorPage
-from scratch_gym.single_drag.task import DragTask
+from scratch_gym.single_drag.tasks.task import DragTask
 
 NEUTRAL_MOUSE = (700.0, 30.0)  # empty menu-bar space (as ScratchEnv uses)
 SETTLE_MS = 3000

@@ -12,11 +12,11 @@ from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import VIEWPORT, EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.single_drag import editor_drag
+from scratch_gym.single_drag.feasible.geometric import geometric_regions
 from scratch_gym.single_drag.generation.generator import TaskGenerator
-from scratch_gym.single_drag.geometry_regions import geometric_regions
-from scratch_gym.single_drag.instructions import SETTINGS, instruction_for
 from scratch_gym.single_drag.models import DragEpisodeText, OneDragAction, observation_model
-from scratch_gym.single_drag.task import DragTask, load_tasks
+from scratch_gym.single_drag.tasks.instructions import SETTINGS, instruction_for
+from scratch_gym.single_drag.tasks.task import DragTask, load_tasks
 
 DIAGONAL = math.hypot(*VIEWPORT)
 

@@ -21,9 +21,9 @@ from scratch_gym.actions.errors import ActionError
 from scratch_gym.actions.primitive import PrimitiveAction, parse_primitive_action
 from scratch_gym.editor.page import VIEWPORT, EditorPage
 from scratch_gym.observations.base import EpisodeText
+from scratch_gym.observations.elements import fuse
 from scratch_gym.observations.pixels import screen_space
 from scratch_gym.single_drag import editor_drag, tokens
-from scratch_gym.single_drag.instructions import mark_start
 from scratch_gym.single_drag.rl_spaces import (
     ACTIONS,
     OBSERVATIONS,
@@ -33,7 +33,7 @@ from scratch_gym.single_drag.rl_spaces import (
     pixels_space,
     points_of,
 )
-from scratch_gym.single_drag.snapshot import read_elements
+from scratch_gym.single_drag.tasks.instructions import mark_start
 from scratch_gym.spaces import UnicodeText
 
 _TOKENS = tokens.INSTRUCTION_TOKENS  # the instruction's length in token ids
@@ -169,3 +169,11 @@ def observation_model(
 def _marked(shot: np.ndarray, text: EpisodeText) -> np.ndarray:
     mark = getattr(text, "mark", None)
     return shot if mark is None else mark_start(shot, mark)
+
+
+def read_elements(page: EditorPage) -> list[dict[str, Any]]:
+    """The DOM element list as the RL observation encodes it (no block ids, no OCR)."""
+    return [
+        {k: v for k, v in e.to_dict().items() if k not in ("block_id", "opcode", "index")}
+        for e in fuse(page.call("elements.list"))
+    ]

@@ -95,7 +95,7 @@ def _symbol_phrase() -> re.Pattern[str]:
 def vocabulary() -> tuple[str, ...]:
     """Every token, by id."""
     from scratch_gym.program import catalogue
-    from scratch_gym.single_drag.knowledge import KNOWLEDGE
+    from scratch_gym.single_drag.tasks.knowledge import KNOWLEDGE
 
     found: set[str] = set(words(TEMPLATE_TEXT)) | set(words(KNOWLEDGE))
     for spec in catalogue:

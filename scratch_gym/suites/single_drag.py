@@ -2,11 +2,11 @@
 connection forms; reported as the paper's Pass@k / start / end / spatial-error table.
 
 With ``scratchworld=PATH`` it runs the Single-Step Drag tasks of that ScratchWorld checkout
-(:mod:`scratch_gym.single_drag.scratchworld_tasks`) instead of the stored ones; their feasible
+(:mod:`scratch_gym.single_drag.tasks.scratchworld`) instead of the stored ones; their feasible
 regions are computed by BFS in this editor the first time they are selected (a progress bar) and
-cached per task and editor version (``regions_cache.regions_cache_dir``). ``regions="model"``
+cached per task and editor version (``single_drag.feasible.cache.regions_cache_dir``). ``regions="model"``
 probes the BFS with the calibrated drag model instead of real drags (seconds instead of minutes
-per task; see :mod:`scratch_gym.single_drag.probe_regions`).
+per task; see :mod:`scratch_gym.single_drag.feasible.probe`).
 
 With ``tasks_dirs=(DIR, ...)`` (``eval --tasks-dir DIR``) it runs the single-drag tasks in those
 folders (the stored format: ``<id>/task.toml``, ``regions.json`` where known) instead; missing
@@ -25,7 +25,7 @@ from scratch_gym.suites.base import Suite
 
 def _folder_tasks(folders: Sequence[str], ids: list[str] | None) -> list[Any]:
     """The single-drag tasks of ``folders`` (all, or ``ids``); ids must be unique."""
-    from scratch_gym.single_drag.task import load_tasks
+    from scratch_gym.single_drag.tasks.task import load_tasks
 
     found: dict[str, Any] = {}
     for folder in folders:
@@ -60,7 +60,7 @@ class SingleDragSuite(Suite):
 
     def __post_init__(self) -> None:
         from scratch_gym.single_drag.env import SETTINGS
-        from scratch_gym.single_drag.probe_regions import check_probe
+        from scratch_gym.single_drag.feasible.probe import check_probe
 
         if self.setting not in SETTINGS:
             raise ValueError(f"setting must be one of {SETTINGS}, got {self.setting!r}")
@@ -94,7 +94,7 @@ class SingleDragSuite(Suite):
     def select(
         self, categories: Sequence[str] | None = None, task_ids: Sequence[str] | None = None
     ) -> list[Any]:
-        from scratch_gym.single_drag.task import load_tasks
+        from scratch_gym.single_drag.tasks.task import load_tasks
 
         if self.scratchworld or self.tasks_dirs:
             return self._outside_tasks(categories, task_ids)
@@ -110,7 +110,7 @@ class SingleDragSuite(Suite):
         return tasks
 
     def load(self, task_id: str) -> Any:
-        from scratch_gym.single_drag.task import load_tasks
+        from scratch_gym.single_drag.tasks.task import load_tasks
 
         if self.scratchworld or self.tasks_dirs:
             return self._outside_tasks(None, [task_id], progress=False)[0]
@@ -124,11 +124,11 @@ class SingleDragSuite(Suite):
     ) -> list[Any]:
         """The checkout's or the folders' tasks with their regions (their own, cached, else
         computed by BFS now)."""
-        from scratch_gym.single_drag.regions_cache import attach_regions
+        from scratch_gym.single_drag.feasible.cache import attach_regions
 
         ids = list(task_ids) if task_ids else None
         if self.scratchworld:
-            from scratch_gym.single_drag.scratchworld_tasks import load_scratchworld_drag_tasks
+            from scratch_gym.single_drag.tasks.scratchworld import load_scratchworld_drag_tasks
 
             tasks = load_scratchworld_drag_tasks(self.scratchworld, ids)
         else:
@@ -148,7 +148,7 @@ class SingleDragSuite(Suite):
         return SingleDragEnv(setting=self.setting, render_mode="rgb_array")
 
     def judge(self, task: Any, info: dict[str, Any], action: Any = None) -> dict[str, Any]:
-        from scratch_gym.single_drag.kinds import relation_kind, source_kind
+        from scratch_gym.single_drag.tasks.kinds import relation_kind, source_kind
 
         return {
             "psr": float(bool(info.get("success", False))),
@@ -165,7 +165,7 @@ class SingleDragSuite(Suite):
     def report(self, records: list[dict[str, Any]]) -> str:
         """The paper's table, then the same figures by interaction type (the task's kind:
         ScratchWorld's T1 direct connection / T2 slot insertion), by relation kind and by source
-        (:mod:`scratch_gym.single_drag.kinds`)."""
+        (:mod:`scratch_gym.single_drag.tasks.kinds`)."""
         from scratch_gym.records.text import table
         from scratch_gym.single_drag.metrics import TABLE_HEADERS, table_row
 
@@ -237,7 +237,7 @@ def group_of(record: dict[str, Any], by: str, tasks: dict[str, Any] | None = Non
     task = (tasks or {}).get(record.get("task", ""))
     if task is None:
         return UNKNOWN
-    from scratch_gym.single_drag.kinds import relation_kind, source_kind
+    from scratch_gym.single_drag.tasks.kinds import relation_kind, source_kind
 
     return relation_kind(task) if by == "relation" else source_kind(task)
 
@@ -246,10 +246,10 @@ def group_records(
     records: list[dict[str, Any]], by: str, tasks: dict[str, Any] | None = None
 ) -> dict[str, list[dict[str, Any]]]:
     """``records`` by interaction, relation or source (:func:`group_of`), in the order of
-    :mod:`scratch_gym.single_drag.kinds` (unknown last): the one grouping of the suite's report
+    :mod:`scratch_gym.single_drag.tasks.kinds` (unknown last): the one grouping of the suite's report
     and of ``benchmarks/drag_transfer.py``."""
-    from scratch_gym.single_drag.kinds import RELATION_KINDS, SOURCE_KINDS
-    from scratch_gym.single_drag.task import KINDS
+    from scratch_gym.single_drag.tasks.kinds import RELATION_KINDS, SOURCE_KINDS
+    from scratch_gym.single_drag.tasks.task import KINDS
 
     groups: dict[str, list[dict[str, Any]]] = {}
     for r in records:

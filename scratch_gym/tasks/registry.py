@@ -97,7 +97,7 @@ class TaskRegistry:
                     continue
                 for file in sorted(root.glob(f"*/*/{TASK_FILE}")):
                     if file.parent.parent.name == SINGLE_DRAG_DIR:
-                        continue  # the Single-Step Drag suite (single_drag/task.py)
+                        continue  # the Single-Step Drag suite (single_drag/tasks/task.py)
                     task_id = file.parent.name
                     if task_id in folders:
                         raise TaskError(

@@ -20,7 +20,7 @@ KEYS = {"trained_fast_pass1_heldout", "heuristic_fast_pass1_heldout", "random_fa
 
 @pytest.fixture(scope="module")
 def generated_pool(tmp_path_factory) -> Path:
-    from scratch_gym.single_drag.task_pool import build_pool
+    from scratch_gym.single_drag.fast.pool import build_pool
 
     folder = tmp_path_factory.mktemp("generated-pool")
     build_pool(folder, n=2, seed=7, workers=1)
@@ -56,7 +56,7 @@ def test_a_training_pool_with_stored_tasks_is_refused(drag_pool, tmp_path):
 def test_saved_policy_acts_on_a_real_observation(drag_pool, tmp_path):
     import gymnasium as gym
 
-    from scratch_gym.single_drag.task_pool import load_pool
+    from scratch_gym.single_drag.fast.pool import load_pool
     from scratch_gym.single_drag.training.policy import DragPolicy, DragPolicyNet
 
     path = tmp_path / "p.pt"

@@ -7,7 +7,7 @@ import json
 import zipfile
 from pathlib import Path
 
-from scratch_gym.single_drag.task import build_project
+from scratch_gym.single_drag.tasks.task import build_project
 
 # The 'move' block (s1b1) at workspace (100, 300); the canvas translated to (400, 50) at scale
 # 0.675 puts it at screen (1 + 400 + 67.5, 93 + 50 + 202.5): the drag starts inside it.

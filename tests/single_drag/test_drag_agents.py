@@ -12,7 +12,7 @@ import pytest
 
 from scratch_gym.agents.factory import make_agent, split_agent_name
 from scratch_gym.cli import main as cli_main
-from scratch_gym.single_drag.task import load_tasks, read_task, write_task
+from scratch_gym.single_drag.tasks.task import load_tasks, read_task, write_task
 
 # The shipped checkpoint's floor on the stored tasks below: it solved 6 of these 12 (Pass@1 0.60 on
 # all 67, baseline; benchmarks/drag_transfer.py); the floor leaves one task of margin.
@@ -71,7 +71,7 @@ def test_shipped_drag_policy_solves_stored_tasks_in_the_real_editor(tmp_path):
 def test_tasks_dir_runs_a_users_folder_and_caches_regions_outside_it(tmp_path, monkeypatch):
     """A read-only folder of tasks without regions: they are computed (drag-model BFS) on first
     use into the cache, never into the folder, and the oracle solves the tasks with them."""
-    from scratch_gym.single_drag import regions_cache
+    from scratch_gym.single_drag.feasible import cache as regions_cache
 
     folder = tmp_path / "my-drags"
     for task in load_tasks(["dc-01", "si-01"]):

@@ -9,7 +9,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 import scratch_gym  # noqa: F401  (registers the ids)
 from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.single_drag import tokens
-from scratch_gym.single_drag.instructions import MARK_COLOUR
+from scratch_gym.single_drag.tasks.instructions import MARK_COLOUR
 
 
 def test_pixels_variant_passes_the_sb3_checker():

@@ -15,7 +15,8 @@ from scratch_gym.program import parse_scripts
 from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.generation.blocks import block_kinds
 from scratch_gym.single_drag.generation.generator import TaskGenerator, spots
-from scratch_gym.single_drag.kinds import (
+from scratch_gym.single_drag.rl_spaces import encode_elements
+from scratch_gym.single_drag.tasks.kinds import (
     RELATION_KINDS,
     SHAPES,
     SOURCE_KINDS,
@@ -24,7 +25,6 @@ from scratch_gym.single_drag.kinds import (
     source_kind,
     source_shape,
 )
-from scratch_gym.single_drag.rl_spaces import encode_elements
 from scratch_gym.single_drag.training.heuristic import heuristic_points
 from tests.conftest import REPO_ROOT
 
@@ -162,7 +162,7 @@ TRAINING_CODE = (
     "scratch_gym/single_drag/tokens.py",
     "scratch_gym/single_drag/training",
     "examples/train_drag_policy.py",
-    "scratch_gym/single_drag/knowledge.py",
+    "scratch_gym/single_drag/tasks/knowledge.py",
 )
 
 
@@ -189,6 +189,6 @@ def test_training_code_never_reads_scratchworld():
 
 
 def test_the_static_check_catches_a_planted_read():
-    planted = "from scratch_gym.single_drag.scratchworld_tasks import load\n"
+    planted = "from scratch_gym.single_drag.tasks.scratchworld import load\n"
     assert re.search(r"scratchworld(?!-)", planted.lower())
     assert not re.search(r"scratchworld(?!-)", "gym.make('scratchworld-singledrag-v0')")

@@ -11,9 +11,9 @@ import re
 import pytest
 
 from scratch_gym.cli import main
-from scratch_gym.single_drag.kinds import relation_kind, source_kind
 from scratch_gym.single_drag.metrics import RunRecord, pass_at_k, summarise
-from scratch_gym.single_drag.task import load_tasks
+from scratch_gym.single_drag.tasks.kinds import relation_kind, source_kind
+from scratch_gym.single_drag.tasks.task import load_tasks
 from scratch_gym.suites import make_suite
 from scratch_gym.suites.single_drag import group_records
 

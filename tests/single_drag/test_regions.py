@@ -3,9 +3,9 @@ geometry-derived regions against BFS."""
 
 from __future__ import annotations
 
-from scratch_gym.single_drag.geometry_regions import agreement, geometric_regions
-from scratch_gym.single_drag.probe_regions import Prober
-from scratch_gym.single_drag.task import load_tasks
+from scratch_gym.single_drag.feasible.geometric import agreement, geometric_regions
+from scratch_gym.single_drag.feasible.probe import Prober
+from scratch_gym.single_drag.tasks.task import load_tasks
 
 WINDOW = 2  # grid steps either side of the window's centre: 5 x 5 points
 

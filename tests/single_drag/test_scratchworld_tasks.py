@@ -8,14 +8,14 @@ import json
 import pytest
 
 from scratch_gym.agents.single_drag import DragOracleAgent
-from scratch_gym.single_drag.geometry import Geometry
-from scratch_gym.single_drag.regions import Region, Regions
-from scratch_gym.single_drag.regions_cache import attach_regions, regions_cache_path
-from scratch_gym.single_drag.scratchworld_tasks import (
+from scratch_gym.single_drag.feasible.cache import attach_regions, regions_cache_path
+from scratch_gym.single_drag.feasible.geometry import Geometry
+from scratch_gym.single_drag.tasks.regions import Region, Regions
+from scratch_gym.single_drag.tasks.scratchworld import (
     ScratchWorldDragError,
     load_scratchworld_drag_tasks,
 )
-from scratch_gym.single_drag.task import task_from_json
+from scratch_gym.single_drag.tasks.task import task_from_json
 from scratch_gym.suites import make_suite
 from tests.single_drag.scratchworld_checkout import (
     DRAG_START,
@@ -130,7 +130,7 @@ def test_view_puts_their_start_point_on_the_block_and_the_oracle_solves_it(tmp_p
 def test_regions_probed_by_the_drag_model_let_the_oracle_solve_it(tmp_path, monkeypatch, drag_env):
     """``regions="model"``: the BFS probes the calibrated drag model (one capture) instead of real
     drags; the regions are cached apart, hold the block's press point, and are feasible for real."""
-    from scratch_gym.single_drag import regions_cache
+    from scratch_gym.single_drag.feasible import cache as regions_cache
 
     # (not SCRATCH_GYM_CACHE: the editor itself is found through it)
     monkeypatch.setattr(regions_cache, "regions_cache_dir", lambda: tmp_path / "regions")

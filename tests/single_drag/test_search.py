@@ -6,9 +6,9 @@ import math
 
 import pytest
 
+from scratch_gym.single_drag.feasible.search import search_region
 from scratch_gym.single_drag.metrics import RunRecord, pass_at_k, summarise
-from scratch_gym.single_drag.regions import Region, Regions
-from scratch_gym.single_drag.search import search_region
+from scratch_gym.single_drag.tasks.regions import Region, Regions
 
 SHAPES = {
     "rect": (lambda p: 70 <= p[0] <= 195 and 164 <= p[1] <= 201, (130, 180)),

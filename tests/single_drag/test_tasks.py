@@ -11,7 +11,7 @@ import pytest
 from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.runner.episode import run_episode
 from scratch_gym.single_drag.metrics import RunRecord, table_summary
-from scratch_gym.single_drag.task import load_tasks, read_task, save_regions, task_dir
+from scratch_gym.single_drag.tasks.task import load_tasks, read_task, save_regions, task_dir
 from scratch_gym.suites.single_drag import SingleDragSuite
 
 

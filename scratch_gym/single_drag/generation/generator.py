@@ -17,6 +17,8 @@ from typing import Any
 
 from scratch_gym.editor.page import EditorPage
 from scratch_gym.single_drag import editor_drag
+from scratch_gym.single_drag.feasible.geometric import geometric_regions
+from scratch_gym.single_drag.feasible.geometry import Geometry, connection_pair
 from scratch_gym.single_drag.generation import grammar
 from scratch_gym.single_drag.generation.blocks import (
     LITERAL_SLOTS,
@@ -26,10 +28,8 @@ from scratch_gym.single_drag.generation.blocks import (
     script_text,
 )
 from scratch_gym.single_drag.generation.scenes import Scene, SceneWriter, draw_scene
-from scratch_gym.single_drag.geometry import Geometry, connection_pair
-from scratch_gym.single_drag.geometry_regions import geometric_regions
-from scratch_gym.single_drag.kinds import RELATION_KINDS, target_blocks
-from scratch_gym.single_drag.task import DragTask, Relation, Source, View, build_project
+from scratch_gym.single_drag.tasks.kinds import RELATION_KINDS, target_blocks
+from scratch_gym.single_drag.tasks.task import DragTask, Relation, Source, View, build_project
 
 PALETTE_TOP, PALETTE_BOTTOM = 110.0, 715.0
 MAX_ATTEMPTS = 40

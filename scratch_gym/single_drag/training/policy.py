@@ -28,9 +28,9 @@ from scratch_gym.editor.page import VIEWPORT
 from scratch_gym.observations.elements import ELEMENT_TYPES
 from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.drag_model import simulate
-from scratch_gym.single_drag.kinds import RELATION_KINDS, relation_kind
+from scratch_gym.single_drag.fast.pool import Pool
 from scratch_gym.single_drag.rl_spaces import batched_elements, grid_cells
-from scratch_gym.single_drag.task_pool import Pool
+from scratch_gym.single_drag.tasks.kinds import RELATION_KINDS, relation_kind
 from scratch_gym.single_drag.training.heuristic import overlaps
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"

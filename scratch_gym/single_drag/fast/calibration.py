@@ -19,8 +19,8 @@ import numpy as np
 
 from scratch_gym.single_drag import editor_drag
 from scratch_gym.single_drag.drag_model import simulate
-from scratch_gym.single_drag.regions import Region
-from scratch_gym.single_drag.task_pool import Pool
+from scratch_gym.single_drag.fast.pool import Pool
+from scratch_gym.single_drag.tasks.regions import Region
 
 NEAR_PX = 60.0
 

@@ -6,12 +6,12 @@ The checkout is read where the user keeps it (nothing is copied into this reposi
                                                     init_project, evaluation_config{...}
     <root>/scratch-gui/static/<init_project>.sb3    the project each task starts from
 
-Each file becomes a single-drag :class:`~scratch_gym.single_drag.task.DragTask` that carries the
+Each file becomes a single-drag :class:`~scratch_gym.single_drag.tasks.task.DragTask` that carries the
 .sb3's own project.json (block ids kept: the editor's VM keeps them on load); its feasible regions
 are recomputed by BFS in this editor (ScratchWorld's ``feasible_points`` were measured in theirs;
 see :mod:`scratch_gym.suites.single_drag` for the cache).
 
-How ScratchWorld's set-up maps onto a task's :class:`~scratch_gym.single_drag.task.View`
+How ScratchWorld's set-up maps onto a task's :class:`~scratch_gym.single_drag.tasks.task.View`
 (their runner: load the project, switch to the small stage, run ``switch_sprite_actions`` then
 ``locate_target_actions``, then set ``workspace_state``):
 
@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from scratch_gym.program.projects import project_json
-from scratch_gym.single_drag.task import DragTask, Relation, Source, View
+from scratch_gym.single_drag.tasks.task import DragTask, Relation, Source, View
 from scratch_gym.tasks.scratchworld import ID_PREFIX, STATIC_DIR
 
 BENCHMARK_DIR = Path("single_step_drag_benchmark")

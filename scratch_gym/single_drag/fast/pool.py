@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,16 +24,15 @@ from typing import Any
 import numpy as np
 
 from scratch_gym.single_drag import tokens
-from scratch_gym.single_drag.drag_model import DragTables
-from scratch_gym.single_drag.rl_spaces import MAX_ELEMENTS, encode_elements
-from scratch_gym.single_drag.snapshot import (
+from scratch_gym.single_drag.drag_model import DragTables, stack_tables
+from scratch_gym.single_drag.fast.snapshot import (
     EDITOR_VERSION,
     FORMAT,
     SETTINGS,
-    DragCapture,
     Snapshot,
     SnapshotError,
 )
+from scratch_gym.single_drag.rl_spaces import MAX_ELEMENTS, encode_elements
 
 MANIFEST = "pool.json"
 
@@ -45,7 +44,7 @@ def generated_id(seed: int, index: int) -> str:
 def plan(n: int, seed: int, stored: bool | list[str]) -> list[str]:
     """The pool's task ids, in order: stored tasks first (all, or the listed ones; none when
     ``stored`` is False), then generated ones."""
-    from scratch_gym.single_drag.task import load_tasks
+    from scratch_gym.single_drag.tasks.task import load_tasks
 
     if stored is False:
         ids: list[str] = []
@@ -126,9 +125,9 @@ def _capture_one(job: tuple[str, str, int]) -> str:
 
 
 def _capture(task_id: str, out: str, seed: int) -> str:
+    from scratch_gym.single_drag.fast.snapshot import capture
     from scratch_gym.single_drag.generation.generator import TaskGenerator
-    from scratch_gym.single_drag.snapshot import capture
-    from scratch_gym.single_drag.task import load_tasks
+    from scratch_gym.single_drag.tasks.task import load_tasks
 
     env = _worker["env"]
     if task_id.startswith("gen-s"):
@@ -233,7 +232,7 @@ def load_pool(folder: Path | str, limit: int | None = None) -> Pool:
     return Pool(
         folder=folder,
         snapshots=snaps,
-        tables=stack_tables(snaps),
+        tables=_tables(snaps, folder),
         pixels={s: np.stack([x.pixels[s] for x in snaps]) for s in SETTINGS},
         instructions={
             s: np.stack([tokens.encode(x.instruction(s), tokens.INSTRUCTION_TOKENS) for x in snaps])
@@ -246,64 +245,8 @@ def load_pool(folder: Path | str, limit: int | None = None) -> Pool:
     )
 
 
-def stack_tables(snaps: Sequence[DragCapture]) -> DragTables:
-    """The drag tables of several captures (snapshots), padded to common sizes."""
-    t = len(snaps)
-    rows = max(s.labels.shape[0] for s in snaps)
-    cols = max(s.labels.shape[1] for s in snaps)
-    d = max(len(s.picks) for s in snaps) + 1
-    per_pick = [np.bincount([p.pick for p in s.pairs], minlength=d) for s in snaps]
-    p = max(1, max(int(c.max()) if len(c) else 0 for c in per_pick))
-    labels = np.zeros((t, rows, cols), np.uint8)
-    flyout = np.zeros((t, d), bool)
-    source = np.zeros((t, d), bool)
-    vec = np.zeros((t, d, p, 2), np.float32)
-    valid = np.zeros((t, d, p), bool)
-    intended = np.zeros((t, d, p), bool)
-    radii = np.zeros((t, 3), np.float32)
-    workspace = np.zeros((t, 4), np.float32)
-    delete_right = np.zeros(t, np.float32)
-    step = snaps[0].pick_step
-    for i, s in enumerate(snaps):
-        if s.pick_step != step:
-            raise SnapshotError(f"task {s.task.id}: pick step {s.pick_step}, the pool's is {step}")
-        labels[i, : s.labels.shape[0], : s.labels.shape[1]] = s.labels
-        for j, pick in enumerate(s.picks, start=1):
-            flyout[i, j] = pick["flyout"]
-            source[i, j] = pick["source"]
-        fill = np.zeros(d, np.int64)
-        for pair, ok in zip(s.pairs, s.intended, strict=True):
-            k = fill[pair.pick]
-            vec[i, pair.pick, k] = (pair.dx, pair.dy)
-            valid[i, pair.pick, k] = True
-            intended[i, pair.pick, k] = ok
-            fill[pair.pick] += 1
-        cfg = s.config
-        radii[i] = (
-            np.array(
-                [
-                    cfg["snap_radius"],
-                    cfg["connecting_snap_radius"],
-                    cfg["current_connection_preference"],
-                ]
-            )
-            * s.scale
-        )
-        workspace[i] = s.workspace
-        delete_right[i] = s.delete_right
-    cfg = snaps[0].config
-    return DragTables(
-        step=step,
-        labels=labels,
-        pick_flyout=flyout,
-        pick_source=source,
-        pair_v=vec,
-        pair_valid=valid,
-        pair_intended=intended,
-        radii=radii,
-        workspace=workspace,
-        delete_right=delete_right,
-        drag_radius=float(cfg["drag_radius"]),
-        flyout_drag_radius=float(cfg["flyout_drag_radius"]),
-        angle_range=float(cfg["drag_angle_range"]),
-    )
+def _tables(snaps: list[Snapshot], folder: Path) -> DragTables:
+    try:
+        return stack_tables(snaps)
+    except ValueError as exc:  # captures that do not stack (another pick step)
+        raise SnapshotError(f"{folder / MANIFEST}: {exc}") from exc

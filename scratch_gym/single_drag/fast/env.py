@@ -17,6 +17,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from scratch_gym.single_drag.drag_model import simulate
+from scratch_gym.single_drag.fast.pool import Pool, load_pool
+from scratch_gym.single_drag.fast.snapshot import SETTINGS
 from scratch_gym.single_drag.rl_spaces import (
     action_space,
     box_points,
@@ -24,8 +26,6 @@ from scratch_gym.single_drag.rl_spaces import (
     grid_points,
     pixels_space,
 )
-from scratch_gym.single_drag.snapshot import SETTINGS
-from scratch_gym.single_drag.task_pool import Pool, load_pool
 
 
 class _FastCore:

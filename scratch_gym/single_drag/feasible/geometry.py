@@ -8,7 +8,7 @@ from typing import Any
 
 from scratch_gym.editor.page import EditorPage
 from scratch_gym.single_drag.drag_model import stack_last
-from scratch_gym.single_drag.task import DragTask
+from scratch_gym.single_drag.tasks.task import DragTask
 
 
 @dataclass

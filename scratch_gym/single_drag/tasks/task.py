@@ -34,7 +34,7 @@ by hand) and ``regions.json`` (its feasible regions, computed by ``scratch-gym s
     move (10) steps
     '''
 
-An imported task (``scratchworld_tasks``) carries a ready ``project_json`` instead of building
+An imported task (``tasks.scratchworld``) carries a ready ``project_json`` instead of building
 its project from ``project``. Script ``i`` gets block ids ``s{i}b1, s{i}b2, ...`` in text order. ``source`` is a flyout block
 (``opcode``, ``nth`` among equal opcodes) or a canvas block (``block`` id). Goal relations, all of
 which must hold in the VM for the dragged block D: ``below`` (block.next is D), ``above`` (block
@@ -52,7 +52,7 @@ from typing import Any
 
 from scratch_gym.paths import SINGLE_DRAG_DIR, tasks_dir
 from scratch_gym.program.projects import empty_project
-from scratch_gym.single_drag.regions import Regions
+from scratch_gym.single_drag.tasks.regions import Regions
 
 KINDS = ("direct_connection", "slot_insertion")
 RELATIONS = ("below", "above", "input")

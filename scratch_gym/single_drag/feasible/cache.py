@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from scratch_gym.single_drag.task import DragTask
+from scratch_gym.single_drag.tasks.task import DragTask
 
 
 def regions_cache_dir() -> Path:
@@ -41,11 +41,11 @@ def attach_regions(
     probe: str = "editor",
 ) -> dict[str, str]:
     """Give each task its regions: from the cache, else (``compute``) by BFS in this editor
-    (``probe_regions``), then cached. ``probe="editor"`` probes with real drags (the paper's
+    (``feasible.probe``), then cached. ``probe="editor"`` probes with real drags (the paper's
     method); ``probe="model"`` with the calibrated drag model, and takes the real drags' cached
     regions where there are any. Returns the errors of tasks left without."""
-    from scratch_gym.single_drag.probe_regions import check_probe
-    from scratch_gym.single_drag.regions import Regions
+    from scratch_gym.single_drag.feasible.probe import check_probe
+    from scratch_gym.single_drag.tasks.regions import Regions
 
     check_probe(probe)
     missing = []
@@ -64,7 +64,7 @@ def attach_regions(
     if not compute:
         return {t.id: "regions not computed yet" for t in missing}
     from scratch_gym.progress import progress_bar
-    from scratch_gym.single_drag.probe_regions import compute_many
+    from scratch_gym.single_drag.feasible.probe import compute_many
 
     errors: dict[str, str] = {}
     desc = "regions (BFS, real drags)" if probe == "editor" else "regions (BFS, drag model)"

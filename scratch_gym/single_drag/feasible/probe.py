@@ -7,7 +7,7 @@ Two probes answer the BFS's "is this point feasible?" (``PROBES``):
   the editor is restored between probes by undoing the drag (reloading the project only when the
   undo did not restore the VM's blocks). About 2.6 minutes per task.
 * ``model``: each probe is the calibrated drag model (:func:`drag_model.simulate`) on one capture
-  of the task (:func:`snapshot.capture_drag`), which agrees with real drags on 99.25% of 2,000
+  of the task (:func:`capture.capture_drag`), which agrees with real drags on 99.25% of 2,000
   replayed drags (``benchmarks/fast_drag.py``). A few seconds per task; every point the BFS
   reaches is probed (no coarse-grid inference).
 
@@ -27,11 +27,12 @@ import numpy as np
 
 from scratch_gym.editor.page import VIEWPORT, EditorPage
 from scratch_gym.single_drag import editor_drag
-from scratch_gym.single_drag.drag_model import DragOutcome, DragTables, simulate
-from scratch_gym.single_drag.geometry import Geometry, end_seed, start_seeds
-from scratch_gym.single_drag.regions import Region, Regions
-from scratch_gym.single_drag.search import Point, SearchResult, search_region
-from scratch_gym.single_drag.task import DragTask
+from scratch_gym.single_drag.drag_model import DragOutcome, DragTables, simulate, stack_tables
+from scratch_gym.single_drag.feasible.capture import capture_drag
+from scratch_gym.single_drag.feasible.geometry import Geometry, end_seed, start_seeds
+from scratch_gym.single_drag.feasible.search import Point, SearchResult, search_region
+from scratch_gym.single_drag.tasks.regions import Region, Regions
+from scratch_gym.single_drag.tasks.task import DragTask
 
 WORKSPACE_TOP = 93  # below the tabs: the code area spans y 93..719
 START_PROBE_DX = 40
@@ -87,9 +88,6 @@ class ModelProber:
     @classmethod
     def of(cls, page: EditorPage, task: DragTask) -> ModelProber:
         """Set up ``task``'s view on ``page`` and capture its drag tables."""
-        from scratch_gym.single_drag.snapshot import capture_drag
-        from scratch_gym.single_drag.task_pool import stack_tables
-
         editor_drag.prepare(page, task, task.build_project())
         return cls(stack_tables([capture_drag(page, task)]))
 
@@ -237,7 +235,7 @@ def recompute(
 ) -> dict[str, Any]:
     """Recompute and store the regions of ``tasks``; returns per-task seconds, probes, errors."""
     from scratch_gym.progress import progress_bar
-    from scratch_gym.single_drag.task import save_regions
+    from scratch_gym.single_drag.tasks.task import save_regions
 
     report: dict[str, Any] = {"tasks": {}, "errors": {}}
     bar = progress_bar(total=len(tasks), desc="regions", unit="task", disable=not progress)

@@ -19,9 +19,9 @@ import numpy as np
 
 from scratch_gym.editor.page import EditorPage
 from scratch_gym.single_drag.drag_model import compatible, subtree
-from scratch_gym.single_drag.geometry import Geometry, _conn, connection_pair
-from scratch_gym.single_drag.regions import Region, Regions
-from scratch_gym.single_drag.task import DragTask
+from scratch_gym.single_drag.feasible.geometry import Geometry, _conn, connection_pair
+from scratch_gym.single_drag.tasks.regions import Region, Regions
+from scratch_gym.single_drag.tasks.task import DragTask
 
 CANVAS_X = (313.0, 782.0)  # the workspace's screen span; drops elsewhere delete or miss
 CANVAS_Y = (93.0, 720.0)

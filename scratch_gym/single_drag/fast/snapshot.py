@@ -16,34 +16,18 @@ from typing import Any
 import numpy as np
 
 from scratch_gym.editor.page import EditorPage
-from scratch_gym.observations.elements import fuse
-from scratch_gym.single_drag.drag_model import Pair, compile_pairs
-from scratch_gym.single_drag.instructions import SETTINGS, instruction_for, mark_start
-from scratch_gym.single_drag.task import DragTask, task_from_json
+from scratch_gym.single_drag.drag_model import Pair
+from scratch_gym.single_drag.feasible.capture import DragCapture, capture_drag
+from scratch_gym.single_drag.models import read_elements
+from scratch_gym.single_drag.tasks.instructions import SETTINGS, instruction_for, mark_start
+from scratch_gym.single_drag.tasks.task import DragTask, task_from_json
 
 FORMAT = 1
 EDITOR_VERSION = "15.2.0"  # envs/scratch-editor/package.json (checked by a test)
-PICK_STEP = 2
 
 
 class SnapshotError(ValueError):
     """A snapshot file that is missing, corrupt or from another editor or format."""
-
-
-@dataclass
-class DragCapture:
-    """What decides a drag on one task (``pool.stack_tables`` turns it into drag tables)."""
-
-    task: DragTask
-    pick_step: int
-    labels: np.ndarray  # (rows, cols) uint8
-    picks: list[dict[str, Any]]  # {opcode, flyout, source}
-    pairs: list[Pair]
-    intended: list[bool]  # per pair: connecting it achieves the goal
-    config: dict[str, float]  # drag constants (workspace units, degrees)
-    scale: float
-    workspace: tuple[float, float, float, float]  # left, top, right, bottom (px)
-    delete_right: float
 
 
 @dataclass
@@ -128,42 +112,6 @@ class Snapshot(DragCapture):
         )
 
 
-def capture_drag(page: EditorPage, task: DragTask) -> DragCapture:
-    """Capture what decides a drag on ``task``, whose view is already set up on ``page``."""
-    geometry = page.call("single_drag.geometry")
-    cap = page.call("single_drag.capture", {"step": PICK_STEP})
-    labels = np.array(cap["labels"], np.uint8).reshape(cap["rows"], cap["cols"])
-    if len(cap["picks"]) > 255:
-        raise RuntimeError(f"task {task.id}: {len(cap['picks'])} pickable blocks (at most 255)")
-    source_id = _source_id(geometry, task)
-    picks = [
-        {
-            "opcode": p["opcode"],
-            "flyout": p["flyout"],
-            "source": p["id"] == source_id,
-            "id": p["id"] if not p["flyout"] else None,
-        }  # fmt: skip
-        for p in cap["picks"]
-    ]
-    pairs = compile_pairs(geometry, cap["picks"])
-    goal = goal_formed(task)
-    intended = [p.formed == goal and picks[p.pick - 1]["source"] for p in pairs]
-    ws = cap["workspace_rect"]
-    fly = cap["flyout_rect"]
-    return DragCapture(
-        task=task,
-        pick_step=PICK_STEP,
-        labels=labels,
-        picks=picks,
-        pairs=pairs,
-        intended=intended,
-        config=cap["config"],
-        scale=float(geometry["scale"]),
-        workspace=(ws[0], ws[1], ws[0] + ws[2], ws[1] + ws[3]),
-        delete_right=float(fly[0] + fly[2]),
-    )
-
-
 def capture(page: EditorPage, task: DragTask, obs_size: tuple[int, int] = (128, 72)) -> Snapshot:
     """Capture ``task``, whose view and regions are already set up on ``page``."""
     assert task.regions is not None, "capture after the environment's reset (regions set)"
@@ -174,27 +122,3 @@ def capture(page: EditorPage, task: DragTask, obs_size: tuple[int, int] = (128, 
     pixels["gt_start"] = mark_start(small, task.regions.anchor)
     elements = read_elements(page)
     return Snapshot(**vars(drag), pixels=pixels, screenshot_png=png, elements=elements)
-
-
-def read_elements(page: EditorPage) -> list[dict[str, Any]]:
-    """The DOM element list as the RL observation encodes it (no block ids, no OCR)."""
-    return [
-        {k: v for k, v in e.to_dict().items() if k not in ("block_id", "opcode", "index")}
-        for e in fuse(page.call("elements.list"))
-    ]
-
-
-def _source_id(geometry: dict[str, Any], task: DragTask) -> str:
-    from scratch_gym.single_drag.geometry import Geometry
-
-    return str(Geometry(geometry).source_block(task)["id"])
-
-
-def goal_formed(task: DragTask) -> str:
-    """The connection (in ``drag_model`` terms) the task's main goal relation asks for."""
-    rel = task.main_relation()
-    if rel.rel == "below":
-        return f"below:{rel.block}"
-    if rel.rel == "input":
-        return f"input:{rel.input}:{rel.block}"
-    return f"above:{rel.block}"

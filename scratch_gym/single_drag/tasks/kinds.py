@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scratch_gym.single_drag.task import DragTask
+from scratch_gym.single_drag.tasks.task import DragTask
 
 RELATION_KINDS = ("below", "insert", "above", "c_mouth", "else", "value_slot", "condition")
 SOURCE_KINDS = ("palette", "canvas_block", "canvas_stack")

@@ -6,8 +6,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from scratch_gym.editor.page import VIEWPORT
-from scratch_gym.single_drag.knowledge import KNOWLEDGE
-from scratch_gym.single_drag.task import DragTask
+from scratch_gym.single_drag.tasks.knowledge import KNOWLEDGE
+from scratch_gym.single_drag.tasks.task import DragTask
 
 SETTINGS = ("baseline", "gt_start", "knowledge")  # what the agent is told besides the task
 MARK_RADIUS = 8  # px at full size
