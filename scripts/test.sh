@@ -16,8 +16,8 @@ echo "== pytest"
 # The tests need no network: they run in a network namespace of their own with only the loopback
 # interface (where unshare is allowed, e.g. as root), so every server they start (the editor's
 # page server, the Ray cluster) binds and is reached on 127.0.0.1 and nothing else.
-# --durations=20: the slowest tests are listed after every run (where the suite's time goes)
-run_tests=(.venv/bin/python -m pytest -q -p no:cacheprovider --durations=20 "$@")
+# --durations=25: the slowest tests are listed after every run (where the suite's time goes)
+run_tests=(.venv/bin/python -m pytest -q -p no:cacheprovider --durations=25 "$@")
 if unshare -n true 2>/dev/null; then
   echo "(in a loopback-only network namespace)"
   run_tests=(unshare -n bash -c 'ip link set lo up && exec "$@"' bash "${run_tests[@]}")

@@ -7,9 +7,43 @@ from pathlib import Path
 
 import pytest
 
+from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import EditorPage
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# Fixtures (here and in the folders' conftest.py files) that open an editor page: a test that
+# uses one is marked ``browser``. A test that opens one in its body is marked by its module.
+BROWSER_FIXTURES = frozenset(
+    {"editor_page", "fresh_editor", "drag_pool", "drag_env", "primitive_env", "composite_env",
+     "driver", "page", "_program_page"}
+)  # fmt: skip
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test that uses a browser fixture ``browser``."""
+    for item in items:
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(autouse=True)
+def _chromium_only_where_marked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    """A test not marked ``browser`` must not open an editor page in this process, so that
+    ``-m 'not browser'`` is truly the fast tier: doing so fails the test with a message that says
+    how to mark it. (Pages opened by worker subprocesses are not seen here: tests that start
+    workers are marked by hand.)"""
+    if request.node.get_closest_marker("browser") is not None:
+        return
+
+    def refuse(self: BrowserSession) -> None:
+        raise RuntimeError(
+            f"{request.node.nodeid} opens an editor page but is not marked 'browser': use a "
+            "browser fixture or mark it with @pytest.mark.browser"
+        )
+
+    monkeypatch.setattr(BrowserSession, "_launch", refuse)
+    monkeypatch.setattr(BrowserSession, "acquire", refuse)  # a browser that is already running
 
 
 @pytest.fixture(autouse=True)

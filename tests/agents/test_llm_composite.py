@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import gymnasium as gym
+import pytest
 
 from scratch_gym.agents.composite_oracle import CompositeOracleAgent
 from scratch_gym.agents.factory import make_agent
@@ -16,6 +17,7 @@ from tests.agents.chat_server import ChatServer, garbage_then_500_then
 TASK = "say-hello"
 
 
+@pytest.mark.browser
 def test_llm_agent_solves_a_composite_task_over_http():
     env = gym.make("ScratchWorld-Composite-v0", reward_mode="sparse")
     task = load_task(TASK)

@@ -60,6 +60,7 @@ def test_a_parse_failure_is_reported_once_as_its_steps_error():
     assert "unknown api" not in prompt and "unparseable" not in prompt, prompt
 
 
+@pytest.mark.browser
 def test_eval_stores_and_counts_parse_failures(tmp_path, capsys):
     with ChatServer(lambda body: (200, GARBAGE)) as server:
         code = main(["eval", "--agent", "llm", "--mode", "composite", "--tasks", "say-hello",
@@ -77,6 +78,7 @@ def test_eval_stores_and_counts_parse_failures(tmp_path, capsys):
     assert json.loads(out.strip().splitlines()[-1])["parse_failures"] == {"llm": 2}
 
 
+@pytest.mark.browser
 def test_eval_against_an_unreachable_endpoint_says_why_and_exits_1(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     code = main(["eval", "--agent", "llm", "--tasks", "say-hello", "--base-url",

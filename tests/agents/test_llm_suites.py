@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from scratch_gym.runner import AgentSpec, evaluate
 from scratch_gym.suites import make_suite
 from tests.agents.chat_server import ChatServer
@@ -20,6 +22,7 @@ def reply(payload: dict) -> str:
     return f"Analysis: the scripted reply.\n{json.dumps(payload)}"
 
 
+@pytest.mark.browser
 def test_llm_agent_answers_perception_questions(tmp_path):
     asked: list[str] = []
 
@@ -39,6 +42,7 @@ def test_llm_agent_answers_perception_questions(tmp_path):
     assert {r["question"] for r in records} == {"connection", "existence", "field"}
 
 
+@pytest.mark.browser
 def test_llm_agent_writes_nl2scratch_programs(tmp_path):
     corpus = tmp_path / "refs.jsonl"
     corpus.write_text(json.dumps({"key": "k", "nl": "Move 10 steps.", "pseudocode": PROGRAM}))

@@ -95,6 +95,7 @@ def _pick(blocks: list[dict], category: str) -> tuple[dict, tuple[str, str]]:
     raise AssertionError(f"nothing to set in {category}")
 
 
+@pytest.mark.browser
 def test_what_the_reference_says_is_what_the_editor_does():
     """Per category, a block with a settable field or input: add it by the reference's opcode,
     set that field by the reference's name to a value it lists; the editor shows it."""
@@ -137,6 +138,7 @@ def test_what_the_reference_says_is_what_the_editor_does():
     assert len(tried) == len(ref["categories"]) - 1
 
 
+@pytest.mark.browser
 def test_the_llm_prompt_carries_the_reference_on_request():
     """The option reaches the model: the system message the agent sends holds the reference."""
     reply = 'Analysis: add a block.\n{"api": "add_block", "args": {"opcode": "motion_movesteps"}}'

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gymnasium as gym
 import numpy as np
+import pytest
 
 import scratch_gym  # noqa: F401
 from scratch_gym.program import catalogue
@@ -16,6 +17,7 @@ def _flyout_opcodes(page) -> set[str]:
     return set(opcodes)
 
 
+@pytest.mark.browser
 def test_target_switch_defers_the_flyout_until_render_and_render_matches_an_immediate_rebuild():
     env = gym.make("ScratchWorld-Composite-v0", render_mode="rgb_array")
     try:
@@ -44,6 +46,7 @@ def test_target_switch_defers_the_flyout_until_render_and_render_matches_an_imme
         env.close()
 
 
+@pytest.mark.browser
 def test_add_block_after_a_switch_takes_the_new_targets_defaults():
     """The flyout's block gives a new block's defaults: the stage's last sound, not Sprite1's."""
     env = gym.make("ScratchWorld-Composite-v0")
@@ -60,6 +63,7 @@ def test_add_block_after_a_switch_takes_the_new_targets_defaults():
         env.close()
 
 
+@pytest.mark.browser
 def test_new_variable_reaches_the_flyout_when_shown():
     env = gym.make("ScratchWorld-Composite-v0", render_mode="rgb_array")
     try:
@@ -82,6 +86,7 @@ def test_new_variable_reaches_the_flyout_when_shown():
         env.close()
 
 
+@pytest.mark.browser
 def test_data_blocks_get_the_flyouts_defaults_while_the_flyout_waits():
     """After add_variable/add_list the variable category waits; every data block then comes from
     the catalogue, with the same state as from the rebuilt flyout."""
@@ -105,6 +110,7 @@ def test_data_blocks_get_the_flyouts_defaults_while_the_flyout_waits():
         env.close()
 
 
+@pytest.mark.browser
 def test_composite_actions_with_a_screen_observation_return_the_painted_frame():
     """The observation model owns the wait for paint: a screenshot observation after a composite
     edit is the settled frame (what render() shows after waiting), with the new block on it."""

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import gymnasium as gym
 import numpy as np
+import pytest
 
 import scratch_gym  # noqa: F401
 
 
+@pytest.mark.browser
 def test_observation_holds_pseudocode_fields_and_the_actions_result():
     env = gym.make("ScratchWorld-Composite-v0")
     try:
@@ -25,6 +27,7 @@ def test_observation_holds_pseudocode_fields_and_the_actions_result():
         env.close()
 
 
+@pytest.mark.browser
 def test_render_after_a_text_step_shows_the_painted_result():
     """Composite steps do not wait for paint; render() does, so its frame is final."""
     env = gym.make("ScratchWorld-Composite-v0", render_mode="rgb_array")

@@ -38,6 +38,7 @@ def test_a_custom_block_task_is_among_them():
     assert any("procedures_definition" in g for g in goldens)
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("task_id", TASKS)
 def test_oracle_reaches_success(per_step_env, task_id):
     env, task = per_step_env, load_task(task_id)
@@ -97,6 +98,7 @@ module.exports = async (vm, config, cleanup) => {
 """
 
 
+@pytest.mark.browser
 def test_oracle_uses_a_global_where_the_golden_makes_a_local_of_the_same_name(tmp_path):
     static = tmp_path / "scratch-gui" / "static"
     scripts = tmp_path / "scratch-bench-api" / "api" / "evaluation_scripts"

@@ -20,6 +20,7 @@ def demos(capsys, *args: str) -> tuple[int, dict]:
     return code, (json.loads(out[-1]) if code == 0 else {"error": captured.err})
 
 
+@pytest.mark.browser
 def test_primitive_dataset_loads_recovers_and_replays(tmp_path, capsys, monkeypatch):
     out = tmp_path / "demos"
     args = [
@@ -62,6 +63,8 @@ def test_primitive_dataset_loads_recovers_and_replays(tmp_path, capsys, monkeypa
     assert np.abs(obs["pixels"].astype(int) - episode.observations["pixels"][-1]).mean() < 12
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_composite_on_workers_then_resume(tmp_path, capsys):
     out = tmp_path / "demos"
     args = ["--mode", "composite", "--tasks", "say-hello", "fix-bounce", "--out", str(out)]

@@ -35,6 +35,7 @@ def test_docs_agents_md_has_the_two_snippets():
     assert len(snippets(ROOT / "docs" / "agents.md")) == 2
 
 
+@pytest.mark.browser
 def test_run_an_agent_from_python(capsys):
     code = snippets(ROOT / "docs" / "agents.md", "## Run an agent from Python")
     assert len(code) == 1
@@ -43,6 +44,7 @@ def test_run_an_agent_from_python(capsys):
     assert out.strip().splitlines()[-1] == "True 1.0"  # what its comment says
 
 
+@pytest.mark.browser
 def test_write_your_own_agent(capsys):
     code = snippets(ROOT / "docs" / "agents.md", "## Write your own agent")
     assert len(code) == 1
@@ -55,6 +57,7 @@ def test_write_your_own_agent(capsys):
     assert issubclass(ns["SayHelloAgent"], Agent)
 
 
+@pytest.mark.browser
 def test_the_readme_snippet(capsys):
     code = snippets(ROOT / "README.md", "**Run an agent from Python**")
     assert len(code) == 1

@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from scratch_gym.cli import main
 from scratch_gym.tasks.registry import TASKS_ENV
 
@@ -31,6 +33,7 @@ def guide_output(command: str, nth: int = 0) -> list[str]:
     return shown[nth]
 
 
+@pytest.mark.browser
 def test_the_guides_worked_example_from_scaffold_to_passing_check(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv(TASKS_ENV, raising=False)
     mine = str(tmp_path / "mine")

@@ -16,6 +16,7 @@ from scratch_gym.tasks import UnknownTaskError, list_tasks
 from scratch_gym.tasks.projects import load_project
 
 
+@pytest.mark.browser
 def test_the_issue_repro_a_failed_first_reset_then_a_good_one_then_step():
     """Issue 36: the step after (failed reset, good reset) raised TypeError in the env checker."""
     e = gym.make("ScratchWorld-Composite-v0")
@@ -47,6 +48,7 @@ def _corrupt(tmp_path: Path) -> dict:
     ],
     ids=["missing-project", "corrupt-project", "unknown-task", "unknown-option"],
 )
+@pytest.mark.browser
 def test_any_failed_first_reset_leaves_the_made_env_usable(bad_options, tmp_path):
     env = gym.make("ScratchWorld-Primitive-v0")
     try:
@@ -59,6 +61,7 @@ def test_any_failed_first_reset_leaves_the_made_env_usable(bad_options, tmp_path
         env.close()
 
 
+@pytest.mark.browser
 def test_a_failed_reset_mid_life_ends_the_episode_until_a_good_reset():
     env = gym.make("ScratchWorld-Composite-v0")
     try:
@@ -76,6 +79,7 @@ def test_a_failed_reset_mid_life_ends_the_episode_until_a_good_reset():
         env.close()
 
 
+@pytest.mark.browser
 def test_the_program_env_also_survives_a_failed_first_reset():
     env = gym.make("ScratchWorld-Program-v0")
     try:
@@ -96,6 +100,7 @@ def _suggestion(message: str) -> str:
     return found.group(1)
 
 
+@pytest.mark.browser
 def test_an_unknown_task_fails_at_make_and_its_suggestion_runs():
     with pytest.raises(ValueError) as excinfo:
         gym.make("ScratchWorld-Composite-v0", task="fix-bonce")
@@ -117,6 +122,7 @@ def test_an_unknown_task_fails_at_make_and_its_suggestion_runs():
         (["fix-bonce"], "unknown task 'fix-bonce' (did you mean 'fix-bounce'?)", "task"),
     ],
 )
+@pytest.mark.browser
 def test_an_unknown_pool_entry_fails_at_make_and_its_suggestion_runs(tasks, expected, kind):
     with pytest.raises(ValueError) as excinfo:
         gym.make("ScratchWorld-Primitive-v0", tasks=tasks)
@@ -164,6 +170,7 @@ def test_a_corrupt_project_fails_at_make(tmp_path, name, content, expected):
     assert expected in str(excinfo.value) and "allowed: an .sb3 file" in str(excinfo.value)
 
 
+@pytest.mark.browser
 def test_a_good_project_argument_is_read_once_and_starts_every_episode(tmp_path):
     """The checked project is the one the editor shows (here a task's start, as an .sb3)."""
     start = load_project(next(t for t in list_tasks() if t.id == "fix-bounce").start)

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import gymnasium as gym
+import pytest
 
 from scratch_gym.editor.browser import BrowserSession
 from tests.helpers import flyout_box, grab
@@ -35,6 +36,7 @@ def _drag_works(env) -> bool:
     return info["blocks"] == 1 and info["last_action_error"] == ""
 
 
+@pytest.mark.browser
 def test_killed_browser_mid_episode_then_reset_recovers():
     session = BrowserSession()  # private: killing it must not disturb other tests
     env = gym.make("ScratchWorld-Primitive-v0", browser=session)
@@ -55,6 +57,7 @@ def test_killed_browser_mid_episode_then_reset_recovers():
         env.close()
 
 
+@pytest.mark.browser
 def test_killed_renderer_then_reset_recovers():
     session = BrowserSession()  # private: killing it must not disturb other tests
     env = gym.make("ScratchWorld-Primitive-v0", browser=session)
@@ -86,6 +89,7 @@ print(json.dumps({"pids": pids, "marker": session._marker}))
 """
 
 
+@pytest.mark.browser
 def test_close_is_idempotent_and_leaves_no_chromium():
     out = subprocess.run(
         [sys.executable, "-c", CLOSE_SCRIPT],
@@ -114,6 +118,7 @@ def test_close_is_idempotent_and_leaves_no_chromium():
                 pass
 
 
+@pytest.mark.browser
 def test_single_drag_env_reports_a_dead_page_and_recovers_at_reset():
     """The single-drag env shares ScratchEnv's page life cycle (PageEnv): a page that dies during
     a step truncates the episode with ``infrastructure_error``; reset() recovers."""
@@ -136,6 +141,7 @@ def test_single_drag_env_reports_a_dead_page_and_recovers_at_reset():
         env.close()
 
 
+@pytest.mark.browser
 def test_program_env_scores_on_a_fresh_page_when_its_page_died():
     """A program episode's editor state is the program itself: when the page died, the step
     loads the program into a fresh page and scores it as usual."""

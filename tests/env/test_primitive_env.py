@@ -24,6 +24,7 @@ def env():
     env.close()
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("env_id", sorted(scratch_gym.ENV_IDS))
 def test_gymnasium_check_env_passes(env_id, request):
     """Gymnasium's checker, its render check run on this env: with ``skip_render_check=False``
@@ -41,6 +42,7 @@ def test_gymnasium_check_env_passes(env_id, request):
         env.close()
 
 
+@pytest.mark.browser
 def test_stable_baselines3_check_env_passes_for_pixels():
     sb3_env_checker = pytest.importorskip("stable_baselines3.common.env_checker")
     env = gym.make("ScratchWorld-PrimitivePixels-v0")
@@ -68,6 +70,7 @@ def test_spaces_accept_any_unicode_and_empty_text(env):
     assert env.action_space["text"].contains("")
 
 
+@pytest.mark.browser
 def test_empty_project_starts_with_sprite1_and_no_task(env):
     obs, info = env.reset(seed=1)
     assert obs["screenshot"].shape == (720, 1280, 3) and obs["screenshot"].dtype == np.uint8
@@ -78,6 +81,7 @@ def test_empty_project_starts_with_sprite1_and_no_task(env):
     assert project["targets"][1]["costumes"][0]["name"] == "costume1"
 
 
+@pytest.mark.browser
 def test_drags_build_move_then_turn_under_it(env):
     env.reset(seed=0)
     page = env.unwrapped.page
@@ -105,6 +109,7 @@ def test_drags_build_move_then_turn_under_it(env):
     assert info["executed_action"]["type"] == "drag" and info["step_time_ms"] > 0
 
 
+@pytest.mark.browser
 def test_reset_restores_the_project_exactly_and_screens_match(env, tmp_path):
     path = tmp_path / "project.json"
     path.write_text(json.dumps(project_with_script()))
@@ -125,6 +130,7 @@ def test_reset_restores_the_project_exactly_and_screens_match(env, tmp_path):
     assert np.array_equal(obs1["screenshot"], obs2["screenshot"])
 
 
+@pytest.mark.browser
 def test_points_outside_the_viewport_are_clipped_and_flagged(env):
     env.reset()
     _, _, _, _, info = env.step({"action_type": "click", "start": [-50, 9999]})
@@ -147,6 +153,7 @@ def test_points_outside_the_viewport_are_clipped_and_flagged(env):
         ("drag please", "an action must be a dict"),
     ],
 )
+@pytest.mark.browser
 def test_bad_actions_give_specific_errors_and_leave_the_editor_unchanged(env, action, expected):
     env.reset()
     page = env.unwrapped.page
@@ -162,12 +169,14 @@ def test_bad_actions_give_specific_errors_and_leave_the_editor_unchanged(env, ac
     assert info["last_action_error"] == "" and info["blocks"] == 1 and info["steps"] == 2
 
 
+@pytest.mark.browser
 def test_action_type_by_index_and_done_terminates(env):
     env.reset()
     _, _, terminated, _, info = env.step({"action_type": ACTION_NAMES.index("done")})
     assert terminated and info["executed_action"] == {"action_type": "done", "type": "done"}
 
 
+@pytest.mark.browser
 def test_step_budget_truncates(env):
     env.unwrapped.max_steps = 2
     try:
@@ -178,6 +187,7 @@ def test_step_budget_truncates(env):
         env.unwrapped.max_steps = None
 
 
+@pytest.mark.browser
 def test_missing_project_file_raises_file_not_found(env, tmp_path):
     missing = tmp_path / "nope.sb3"
     with pytest.raises(FileNotFoundError, match="nope.sb3"):
@@ -186,6 +196,7 @@ def test_missing_project_file_raises_file_not_found(env, tmp_path):
     assert info["editing_target"] == "Sprite1"
 
 
+@pytest.mark.browser
 def test_corrupt_sb3_raises_value_error_and_env_stays_usable(env, tmp_path):
     bad = tmp_path / "bad.sb3"
     bad.write_bytes(b"PK\x03\x04 this is not really a zip")
@@ -202,6 +213,7 @@ def test_corrupt_sb3_raises_value_error_and_env_stays_usable(env, tmp_path):
     assert info["blocks"] == 1
 
 
+@pytest.mark.browser
 def test_project_the_vm_rejects_raises_value_error(env):
     broken = project_with_script()
     broken["targets"][1]["costumes"] = "not a list"
@@ -211,6 +223,7 @@ def test_project_the_vm_rejects_raises_value_error(env):
     assert info["blocks"] == 0 and info["editing_target"] == "Sprite1"
 
 
+@pytest.mark.browser
 def test_pixels_variant_observation_and_continuous_drag():
     env = gym.make("ScratchWorld-PrimitivePixels-v0", obs_size=(160, 90))
     try:
@@ -229,6 +242,7 @@ def test_pixels_variant_observation_and_continuous_drag():
         env.close()
 
 
+@pytest.mark.browser
 def test_element_list_in_the_observation_and_index_targeting(env):
     obs, info = env.reset()
     rows = obs["elements"].splitlines()
@@ -244,6 +258,7 @@ def test_element_list_in_the_observation_and_index_targeting(env):
     assert env.unwrapped.page.project_json() == before
 
 
+@pytest.mark.browser
 def test_an_element_index_without_an_element_list_is_a_clear_error():
     """The screen-only observation lists no elements: an ``element`` index is reported back to
     the agent (and the episode goes on); the action model looks elements up where the observation

@@ -15,6 +15,7 @@ def env():
     env.close()
 
 
+@pytest.mark.browser
 def test_reset_with_a_task_loads_it_and_evaluates_the_start(env):
     task = list_tasks()[0]
     obs, info = env.reset(options={"task": task.id})
@@ -27,6 +28,7 @@ def test_reset_with_a_task_loads_it_and_evaluates_the_start(env):
     assert terminated and not truncated and reward == 0.0 and info["psr"] == info["initial_psr"]
 
 
+@pytest.mark.browser
 def test_task_budget_truncates(env):
     task = list_tasks()[0]
     env.reset(options={"task": task.id})
@@ -36,6 +38,7 @@ def test_task_budget_truncates(env):
     assert truncated
 
 
+@pytest.mark.browser
 def test_explicit_max_steps_overrides_the_task_budget():
     task = list_tasks()[0]
     assert task.step_budget > 2
@@ -54,6 +57,7 @@ def test_unknown_task_lists_close_matches(env):
         env.reset(options={"task": task.id + "x"})
 
 
+@pytest.mark.browser
 def test_seeded_sampling_from_a_pool_is_reproducible():
     env = gym.make("ScratchWorld-Primitive-v0", tasks="all")
     try:
@@ -65,6 +69,7 @@ def test_seeded_sampling_from_a_pool_is_reproducible():
     assert set(first) <= {t.id for t in list_tasks()}
 
 
+@pytest.mark.browser
 def test_without_a_task_the_reward_is_zero_and_no_tests(env):
     obs, info = env.reset()
     assert obs["instruction"] == "" and "tests" not in info

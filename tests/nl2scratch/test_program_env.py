@@ -20,6 +20,7 @@ def env():
     env.close()
 
 
+@pytest.mark.browser
 def test_parse_error_comes_back_with_line_and_column_and_the_episode_goes_on(env):
     env.reset(options={"nl": PAPER_NL, "reference": PROGRAM})
     obs, reward, terminated, truncated, info = env.step(
@@ -45,6 +46,7 @@ def test_sac_protocol_is_checked_at_construction():
         ProgramEnv(sac_protocol="published")
 
 
+@pytest.mark.browser
 def test_attempts_run_out(env):
     env.reset(options={"nl": PAPER_NL})
     env.step("end")
@@ -52,6 +54,7 @@ def test_attempts_run_out(env):
     assert truncated and not terminated
 
 
+@pytest.mark.browser
 def test_a_wrong_program_scores_below_one(env):
     env.reset(options={"nl": PAPER_NL, "reference": PROGRAM})
     _, reward, terminated, _, info = env.step(
@@ -60,6 +63,7 @@ def test_a_wrong_program_scores_below_one(env):
     assert terminated and reward == info["sac_ref"] < 0.5 and info["sac_nl"] < 0.5
 
 
+@pytest.mark.browser
 def test_corpus_examples_are_drawn_by_seed(tmp_path):
     corpus = tmp_path / "corpus.jsonl"
     rows = [
@@ -80,6 +84,7 @@ def test_corpus_examples_are_drawn_by_seed(tmp_path):
         env.close()
 
 
+@pytest.mark.browser
 def test_task_episode_scores_with_the_tasks_unit_tests(env):
     from scratch_gym.tasks import list_tasks
 

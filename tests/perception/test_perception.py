@@ -165,6 +165,7 @@ def test_a_malformed_answer_is_reported_and_the_episode_goes_on(editor_page):
         env.close()
 
 
+@pytest.mark.browser
 def test_export_then_eval_and_serve_the_export(tmp_path, capsys):
     parser = argparse.ArgumentParser()
     cli.register(parser.add_subparsers())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gymnasium as gym
 import numpy as np
+import pytest
 
 import scratch_gym  # noqa: F401
 
@@ -29,6 +30,7 @@ def _drag_move_block_to_canvas(env) -> None:
     assert obs["last_action_error"] == "" and info["settled"]
 
 
+@pytest.mark.browser
 def test_color_mode_and_language_changes_keep_the_episode_going_and_reset_restores_them():
     env = gym.make("ScratchWorld-Primitive-v0", render_mode="rgb_array")
     try:

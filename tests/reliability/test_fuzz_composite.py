@@ -6,10 +6,13 @@ from __future__ import annotations
 import random
 
 import gymnasium as gym
+import pytest
 
 from scratch_gym.reliability.fuzz import composite_actions, composite_is_valid, fuzz
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_composite_fuzz_no_crash_specific_errors_state_kept_no_code_run():
     env = gym.make("ScratchWorld-Composite-v0")
     try:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 
 import gymnasium as gym
+import pytest
 
 from scratch_gym.reliability.fuzz import fuzz, primitive_actions, primitive_is_valid
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_primitive_fuzz_no_crash_specific_errors_state_kept_no_code_run():
     env = gym.make("ScratchWorld-Primitive-v0")
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gymnasium as gym
+import pytest
 
 from scratch_gym.reliability.load import CpuBurner
 from tests.helpers import canvas_box, flyout_box, grab, vm_blocks
@@ -40,6 +41,7 @@ def _build(env) -> list[tuple]:
     return _structure(page)
 
 
+@pytest.mark.browser
 def test_drag_outcomes_identical_with_the_other_core_busy():
     env = gym.make("ScratchWorld-Primitive-v0")
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gymnasium as gym
 import numpy as np
+import pytest
 
 from scratch_gym.editor.memory import HeapGrowthGuard
 from scratch_gym.tasks import list_tasks
@@ -31,6 +32,7 @@ def test_disabled_guard_never_measures():
     assert not any(guard.should_refresh(lambda: 1 / 0) for _ in range(5))
 
 
+@pytest.mark.browser
 def test_refreshed_page_gives_the_same_observation_and_evaluation():
     task = list_tasks()[0]
     env = gym.make("ScratchWorld-Primitive-v0")

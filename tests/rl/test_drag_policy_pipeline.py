@@ -27,6 +27,8 @@ def generated_pool(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_tiny_training_run_writes_model_curve_and_figures(generated_pool, tmp_path):
     out = tmp_path / "run"
     cmd = [sys.executable, str(EXAMPLE), "--train-pool", str(generated_pool),

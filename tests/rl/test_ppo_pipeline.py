@@ -13,6 +13,8 @@ pytest.importorskip("stable_baselines3", reason="needs the rl extra")
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_drag_ppo.py"
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_short_ppo_run_completes_and_saves_a_model(tmp_path):
     import torch
 

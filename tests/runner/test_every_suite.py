@@ -56,6 +56,8 @@ def corpus(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_single_drag_suite_in_worker_processes(tmp_path, capsys):
     argv = ["--suite", "single-drag", "--tasks", "dc-01", "dc-05"]
     out, s, records = run_suite(
@@ -69,6 +71,7 @@ def test_single_drag_suite_in_worker_processes(tmp_path, capsys):
     assert s["pass@1"] == 0.0 and s["start_err_px"] > 0
 
 
+@pytest.mark.browser
 def test_perception_suite(tmp_path, capsys):
     argv = ["--suite", "perception", "--screens", "1"]
     out, s, records = run_suite([*argv, "--agent", "oracle"], tmp_path / "o", capsys)
@@ -81,6 +84,7 @@ def test_perception_suite(tmp_path, capsys):
     assert s["by_kind"]["field"] == 0.0  # yes/no guesses never name a field value
 
 
+@pytest.mark.browser
 def test_nl2scratch_suite(tmp_path, corpus, capsys):
     argv = ["--suite", "nl2scratch", "--references", str(corpus)]
     out, s, records = run_suite([*argv, "--agent", "oracle"], tmp_path / "o", capsys)
@@ -97,6 +101,7 @@ def test_nl2scratch_suite(tmp_path, corpus, capsys):
     assert records[0]["category"] == "tasks" and s["sac_ref_avg"] == 1.0
 
 
+@pytest.mark.browser
 def test_task_and_scratchworld_suites(tmp_path, capsys):
     argv = ["--tasks", "say-hello", "--mode", "composite", "--agent", "oracle"]
     out, s, records = run_suite(argv, tmp_path / "o", capsys)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gymnasium as gym
+import pytest
 
 from scratch_gym.agents.oracle import OracleAgent
 from scratch_gym.runner.episode import run_with_retries
@@ -35,6 +36,7 @@ class PageClosingOracle(OracleAgent):
         return super().act(observation, info)
 
 
+@pytest.mark.browser
 def test_a_dead_page_is_retried_not_counted_as_failure():
     make = lambda: gym.make("ScratchWorld-Primitive-v0", reward_mode="sparse")  # noqa: E731
     env = make()

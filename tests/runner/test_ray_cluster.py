@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from scratch_gym.paths import tasks_dir
 from tests.runner.ray_cluster import ENV, loopback_cluster
 
@@ -24,6 +26,8 @@ def own_task(root: Path) -> None:
     toml.write_text(toml.read_text().replace('id = "say-hello"', 'id = "my-hello"'))
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_eval_spreads_episodes_over_a_two_node_cluster(tmp_path):
     own_task(tmp_path / "mine")
     results = tmp_path / "ray.jsonl"

@@ -6,11 +6,14 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import pytest
+
 from scratch_gym.cli import main
 from scratch_gym.runner.solvability import check_oracle, step_budget
 from scratch_gym.tasks import load_task
 
 
+@pytest.mark.browser
 def test_tasks_check_primitive_runs_the_primitive_oracle(capsys):
     assert main(["tasks", "check", "say-hello", "--primitive", "--json"]) == 0
     out = capsys.readouterr().out.strip().splitlines()
@@ -21,6 +24,7 @@ def test_tasks_check_primitive_runs_the_primitive_oracle(capsys):
     assert any(line.startswith("primitive oracle: success in") for line in out)
 
 
+@pytest.mark.browser
 def test_a_debug_task_is_solvable_and_a_tight_budget_is_reported():
     check = check_oracle(load_task("fix-bounce"), "primitive")
     assert check.ok, check.problems()

@@ -58,6 +58,7 @@ def env():
     environment.close()
 
 
+@pytest.mark.browser
 def test_failure_by_the_agents_choice_or_budget(env):
     task = load_task(TASK)
     failed = run_episode(env, Scripted([{"action_type": "failed"}]), task)
@@ -69,6 +70,7 @@ def test_failure_by_the_agents_choice_or_budget(env):
     assert budget["truncated"] and not budget["terminated"]
 
 
+@pytest.mark.browser
 def test_agent_errors_exception_and_unplannable_task(env):
     task = load_task(TASK)
     crashed = run_episode(env, Scripted([CLICK], 2), task)
@@ -88,6 +90,7 @@ def test_agent_errors_exception_and_unplannable_task(env):
     assert "needs a task with a golden solution" in outcome["agent_exception"]
 
 
+@pytest.mark.browser
 def test_an_unreachable_model_api_is_an_infrastructure_error(env):
     outcome, _ = run_with_retries(
         lambda: env, env, Scripted(raise_at=1, error=AgentError), load_task(TASK)
@@ -126,6 +129,7 @@ class BrowserKiller(Agent):
         return CLICK
 
 
+@pytest.mark.browser
 def test_an_infrastructure_failure_counts_as_a_failure_in_sr():
     """A browser killed under the episode, retries spent: the record is an infrastructure error,
     and SR and PSR count it as a failed task (the paper's denominator: every selected task)."""
@@ -148,6 +152,7 @@ def test_an_infrastructure_failure_counts_as_a_failure_in_sr():
     assert row.split()[5:] == ["50.0", "50.0", "2", "0", "1"]  # SR, PSR, episodes, errors, infra
 
 
+@pytest.mark.browser
 def test_run_exits_with_the_episodes_status(capsys):
     assert main(["run", "--task", TASK, "--agent", "oracle", "--mode", "composite"]) == 0
     assert "status: success" in capsys.readouterr().out

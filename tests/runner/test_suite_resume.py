@@ -40,6 +40,8 @@ def results(tmp_path_factory):
     return path, first[0], done
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_resume_runs_only_the_missing_episodes_in_processes(results):
     path, first, done = results
     lines = [json.loads(line) for line in path.read_text().splitlines()]
@@ -56,6 +58,7 @@ def test_resume_runs_only_the_missing_episodes_in_processes(results):
     assert len(again) == 3 and len(path.read_text().splitlines()) == 3
 
 
+@pytest.mark.browser
 def test_eval_report_prints_table1_plot_and_json(results, tmp_path, capsys):
     path, _, _ = results
     plot = tmp_path / "categories.png"

@@ -9,6 +9,8 @@ import signal
 import threading
 import time
 
+import pytest
+
 from scratch_gym.editor.browser import _ppid, _processes
 from scratch_gym.runner import AgentSpec, evaluate
 from scratch_gym.runner.jobs import EnvSpec
@@ -42,6 +44,8 @@ def _chromium_sessions() -> set[str]:
     }
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_killed_worker_episode_is_retried_and_nothing_is_lost(tmp_path):
     before = _chromium_sessions()
     killed: list[int] = []
@@ -89,6 +93,8 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_killing_the_run_stops_its_workers_and_their_browsers(tmp_path):
     """The run's own process is killed (SIGKILL: none of its clean-up runs). Its workers are told
     by the kernel, close their environments and exit: no worker and no Chromium outlives it.

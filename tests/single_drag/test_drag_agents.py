@@ -58,6 +58,7 @@ def _pass1(path) -> float:
     return sum(bool(r["success"]) for r in records) / len(records), len(records)
 
 
+@pytest.mark.browser
 def test_shipped_drag_policy_solves_stored_tasks_in_the_real_editor(tmp_path):
     pytest.importorskip("torch")
     results = tmp_path / "r.jsonl"
@@ -68,6 +69,7 @@ def test_shipped_drag_policy_solves_stored_tasks_in_the_real_editor(tmp_path):
     assert n == len(SAMPLE) and rate >= SHIPPED_FLOOR
 
 
+@pytest.mark.browser
 def test_tasks_dir_runs_a_users_folder_and_caches_regions_outside_it(tmp_path, monkeypatch):
     """A read-only folder of tasks without regions: they are computed (drag-model BFS) on first
     use into the cache, never into the folder, and the oracle solves the tasks with them."""

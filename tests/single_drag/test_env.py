@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gymnasium as gym
 import numpy as np
+import pytest
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import scratch_gym  # noqa: F401  (registers the ids)
@@ -12,6 +13,7 @@ from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.tasks.instructions import MARK_COLOUR
 
 
+@pytest.mark.browser
 def test_pixels_variant_passes_the_sb3_checker():
     """(Gymnasium's check_env runs on every registered id in tests/env/test_primitive_env.py.)"""
     env = gym.make("ScratchWorld-SingleDragPixels-v0", tasks=["si-01"])

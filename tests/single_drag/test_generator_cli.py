@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.single_drag.env import SingleDragEnv
 from scratch_gym.single_drag.generation.generator import TaskGenerator
@@ -15,6 +17,7 @@ def test_generator_is_seeded(editor_page):
     assert a == b
 
 
+@pytest.mark.browser
 def test_generated_episodes_run_with_geometry_regions():
     env = SingleDragEnv(tasks="generated", shaped_reward=True)
     try:
@@ -30,6 +33,7 @@ def test_generated_episodes_run_with_geometry_regions():
         env.close()
 
 
+@pytest.mark.browser
 def test_cli_prints_the_table_and_json(capsys, tmp_path):
     """``single-drag --agent`` is a shortcut of ``eval --suite single-drag``: the same runner
     (results file, resume), the paper's table with a row per agent and setting, the common JSON."""

@@ -18,6 +18,7 @@ from scratch_gym.suites import make_suite
 from scratch_gym.suites.single_drag import group_records
 
 
+@pytest.mark.browser
 def test_pass_at_k_with_one_run_prints_na_and_writes_null(tmp_path, capsys):
     """The real editor, one run of one task: Pass@2 and Pass@3 are not measured."""
     results = tmp_path / "one-run.jsonl"

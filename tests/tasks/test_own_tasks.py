@@ -100,6 +100,7 @@ def test_every_task_reading_command_takes_tasks_dir():
         assert dirs == ["/a", "/b"], argv
 
 
+@pytest.mark.browser
 def test_gym_make_takes_tasks_dir(tmp_path):
     own_copy(tmp_path)
     with pytest.raises(TaskError, match="does not exist"):
