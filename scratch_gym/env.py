@@ -418,7 +418,7 @@ class ScratchEnv(PageEnv):
             page.settle(self.settle_timeout_ms)
             raise ValueError(str(exc)) from exc
         page.settle(self.settle_timeout_ms)
-        page.call("view.reset")
+        page.bridge.view_reset()
         page.mouse_move(*NEUTRAL_MOUSE)
         page.settle(self.settle_timeout_ms, stop_vm=True)
 

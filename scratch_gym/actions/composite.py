@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from typing import Any
 
@@ -28,6 +29,7 @@ from scratch_gym.actions.composite_catalogue import (
     parse_action,
 )
 from scratch_gym.actions.errors import ActionError
+from scratch_gym.editor.bridge import Edit, EditingBlocks
 from scratch_gym.editor.page import BridgeError, EditorPage
 from scratch_gym.program import catalogue
 from scratch_gym.program.blockdefs import Arg, BlockSpec
@@ -132,9 +134,11 @@ class CompositeActionModel:
         return {"executed_action": parsed.to_dict(), "clipped": [], "action_result": result}
 
     # -- helpers -------------------------------------------------------------------------------
-    def _call(self, page: EditorPage, name: str, args: dict[str, Any], context: str = "") -> Any:
+    @contextmanager
+    def _refused(self, context: str = "") -> Iterator[None]:
+        """The editor's refusal of an edit (invalid action, stale index) as an ActionError."""
         try:
-            return page.call(name, args)
+            yield
         except BridgeError as exc:
             if exc.kind in ("invalid_action", "stale_index"):
                 raise ActionError(f"{self._api}: {context}{exc}") from None
@@ -162,11 +166,11 @@ class CompositeActionModel:
         return spec
 
     @staticmethod
-    def _program(page: EditorPage) -> tuple[dict[str, Any], NumberedProgram]:
-        state = page.call("composite.blocks")
+    def _program(page: EditorPage) -> tuple[EditingBlocks, NumberedProgram]:
+        state = page.bridge.composite_blocks()
         return state, number_blocks(state["blocks"])
 
-    def _resolve(self, program: NumberedProgram, state: dict[str, Any], index: int) -> str:
+    def _resolve(self, program: NumberedProgram, state: EditingBlocks, index: int) -> str:
         if not 1 <= index <= len(program):
             who = f"the {'stage' if state['is_stage'] else 'sprite ' + str(state['target'])}"
             have = f"blocks 1..{len(program)}" if len(program) else "no blocks"
@@ -178,28 +182,27 @@ class CompositeActionModel:
 
     # -- handlers (each returns the success message) -------------------------------------------
     def _select_sprite(self, page: EditorPage, args: dict[str, Any]) -> str:
-        name = self._call(page, "composite.select", {"name": args["name"]})
+        with self._refused():
+            name = page.bridge.composite_select(args["name"])
         return f"selected sprite {name}"
 
     def _select_stage(self, page: EditorPage, args: dict[str, Any]) -> str:
-        self._call(page, "composite.select", {"stage": True})
+        with self._refused():
+            page.bridge.composite_select(stage=True)
         return "selected the stage"
 
     def _add_variable(self, page: EditorPage, args: dict[str, Any]) -> str:
         kind = args.get("type", "")
         scope = args.get("scope", "all")
-        made = self._call(
-            page,
-            "composite.addVariable",
-            {"name": args["name"], "type": kind, "local": scope == "sprite"},
-        )
+        with self._refused():
+            made = page.bridge.composite_add_variable(args["name"], kind, scope == "sprite")
         what = "list" if kind == "list" else "variable"
         where = "for this sprite only" if scope == "sprite" else "for all sprites"
         return f"added {what} {made['name']} ({where})"
 
     def _add_block(self, page: EditorPage, args: dict[str, Any]) -> str:
         spec = catalogue.block(args["opcode"])
-        state = page.call("composite.blocks")
+        state = page.bridge.composite_blocks()
         kind = "stage" if state["is_stage"] else "sprite"
         if kind not in spec.targets:
             raise ActionError(
@@ -233,13 +236,14 @@ class CompositeActionModel:
             "list": args.get("list"),
             "broadcast": args.get("message"),
         }
-        made = self._call(page, "composite.addBlock", {"spec": _spec_json(spec), "names": names})
+        with self._refused():
+            made = page.bridge.composite_add_block(_spec_json(spec), names)
         index, text = _new_index(made, made["id"])
         return f"added block {index}: {text} (a new script)"
 
     def _add_my_block(
         self, page: EditorPage, opcode: str, args: dict[str, Any], blocks: dict[str, Any]
-    ) -> dict[str, Any]:
+    ) -> Edit:
         """A define block, a call or an argument reporter (validated against the VM's blocks)."""
         defined = procedures(blocks)
         listing = "; ".join(defined) or "(none)"
@@ -264,16 +268,10 @@ class CompositeActionModel:
                 raise ActionError("add_block: argument_names must be different from each other")
             if proccode in defined:
                 raise ActionError(f"add_block: a custom block {proccode!r} is already defined")
-            return self._call(
-                page,
-                "composite.addDefinition",
-                {
-                    "proccode": proccode,
-                    "names": names,
-                    "kinds": kinds,
-                    "warp": bool(args.get("warp", False)),
-                },
-            )
+            with self._refused():
+                return page.bridge.composite_add_definition(
+                    proccode, names, kinds, bool(args.get("warp", False))
+                )
         if opcode == "procedures_call":
             proccode = " ".join(args["proccode"].split())
             if proccode not in defined:
@@ -283,7 +281,8 @@ class CompositeActionModel:
                     f"add_block: no custom block {proccode!r} is defined in this sprite or "
                     f"stage{hint}; defined: {listing}"
                 )
-            return self._call(page, "composite.addCall", {"proccode": proccode})
+            with self._refused():
+                return page.bridge.composite_add_call(proccode)
         want = "b" if opcode == "argument_reporter_boolean" else "s"
         name = args["argument"].strip()
         found = {n for args_ in defined.values() for n, k in args_ if k == want}
@@ -293,7 +292,8 @@ class CompositeActionModel:
                 f"add_block: no {what} input named {name!r} in this target's custom blocks; "
                 f"{what} inputs: {', '.join(sorted(found)) or '(none)'}"
             )
-        return self._call(page, "composite.addArgument", {"opcode": opcode, "name": name})
+        with self._refused():
+            return page.bridge.composite_add_argument(opcode, name)
 
     def _connect(self, page: EditorPage, args: dict[str, Any]) -> str:
         state, program = self._program(page)
@@ -314,12 +314,8 @@ class CompositeActionModel:
                 f"connect_blocks: `input` is only for statement_into and value_into, not {placement}"
             )
         context = f"cannot put {label_s} {RELATIONS[placement]} {label_t}: "
-        made = self._call(
-            page,
-            "composite.connect",
-            {"source": source, "target": target, "placement": placement, "input": inp},
-            context,
-        )
+        with self._refused(context):
+            made = page.bridge.composite_connect(source, target, placement, inp)
         where = f" ({inp})" if inp else ""
         index, _ = _new_index(made, source)
         return f"put {text_s} {RELATIONS[placement]} {text_t}{where}; it is now block {index}"
@@ -352,7 +348,8 @@ class CompositeActionModel:
         state, program = self._program(page)
         bid = self._resolve(program, state, args["index"])
         label = program.describe(args["index"])
-        made = self._call(page, "composite.detach", {"id": bid}, f"cannot detach {label}: ")
+        with self._refused(f"cannot detach {label}: "):
+            made = page.bridge.composite_detach(bid)
         index, _ = _new_index(made, bid)
         return f"detached {label}: it starts a new script as block {index}"
 
@@ -360,7 +357,8 @@ class CompositeActionModel:
         state, program = self._program(page)
         bid = self._resolve(program, state, args["index"])
         label = program.describe(args["index"])
-        done = self._call(page, "composite.delete", {"id": bid})
+        with self._refused():
+            done = page.bridge.composite_delete(bid)
         inside = done["removed"] - 1
         return f"deleted {label}" + (f" with the {inside} block(s) inside it" if inside else "")
 
@@ -379,21 +377,19 @@ class CompositeActionModel:
             problem = literal_problem(arg, args["value"]) if arg else None
             if problem:
                 raise ActionError(f"set_block_field: cannot set {field} of {label}: {problem}")
-        made = self._call(
-            page,
-            "composite.setField",
-            {"id": bid, "name": field, "value": args["value"]},
-            f"cannot set {field} of {label}: ",
-        )
+        with self._refused(f"cannot set {field} of {label}: "):
+            made = page.bridge.composite_set_field(bid, field, args["value"])
         index, text = _new_index(made, bid)
         return f"set {field} of block {index}: {text}"
 
     def _run(self, page: EditorPage, args: dict[str, Any]) -> str:
-        ran = self._call(page, "composite.run", {})
+        with self._refused():
+            ran = page.bridge.composite_run()
         return f"clicked the green flag ({ran['threads']} script(s) started)"
 
     def _stop(self, page: EditorPage, args: dict[str, Any]) -> str:
-        self._call(page, "composite.stop", {})
+        with self._refused():
+            page.bridge.composite_stop()
         return "stopped all scripts"
 
 
@@ -427,7 +423,7 @@ def _call_input(blocks: dict[str, Any], call: dict[str, Any], name: str, api: st
     )
 
 
-def _new_index(made: dict[str, Any], block_id: str) -> tuple[int | None, str]:
+def _new_index(made: Edit, block_id: str) -> tuple[int | None, str]:
     """A block's index and text in the blocks an edit returned (the next observation's)."""
     program = number_blocks(made["blocks"])
     index = program.index_of(block_id)

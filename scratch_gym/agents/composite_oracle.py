@@ -54,7 +54,7 @@ class CompositeOracleAgent(GoldenOracle):
         return self.channel
 
     def _blocks(self) -> dict[str, Any]:
-        return self.page.call("composite.blocks")
+        return self.page.bridge.composite_blocks()
 
     def _index(self, block_id: str) -> int:
         index = number_blocks(self._blocks()["blocks"]).index_of(block_id)

@@ -16,8 +16,8 @@ CANVAS_DROP = (450.0, 200.0)
 
 def block_box(channel: Any, opcode: str, *, in_flyout: bool) -> dict[str, Any]:
     """The screen box of the first (non-shadow) block with ``opcode`` in the flyout or canvas
-    (``channel``: an env's privileged channel, or anything with the bridge's ``call``)."""
-    for box in channel.call("workspace.blockBoxes", {"flyout": in_flyout, "canvas": not in_flyout}):
+    (``channel``: an env's privileged channel, or anything with a ``bridge``)."""
+    for box in channel.bridge.workspace_block_boxes(flyout=in_flyout, canvas=not in_flyout):
         if box["opcode"] == opcode and not box["shadow"]:
             return box
     where = "flyout" if in_flyout else "canvas"

@@ -1,7 +1,9 @@
 """EditorPage: one browser context and page hosting the editor, and the only place that talks to it.
 
 Actions and observations use this class, never Playwright directly. Every JavaScript call goes
-through :meth:`EditorPage.call`, which passes a bridge function name and JSON arguments.
+through :meth:`EditorPage.call`, which passes a bridge function name and JSON arguments; code
+outside ``editor/`` calls the typed methods of :attr:`EditorPage.bridge` (``editor/bridge.py``)
+instead of naming functions.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from PIL import Image
 from playwright.sync_api import BrowserContext, CDPSession, Page, Route
 from playwright.sync_api import Error as PlaywrightError
 
+from scratch_gym.editor.bridge import Bridge
 from scratch_gym.editor.browser import BrowserSession, shared_session
 from scratch_gym.editor.memory import HeapGrowthGuard
 from scratch_gym.editor.server import shared_server
@@ -114,6 +117,7 @@ class EditorPage:
         self.memory_guard = HeapGrowthGuard()
         self.refreshes = 0
         self._defer_flyout = False
+        self.bridge = Bridge(self)  # the typed bridge calls (editor/bridge.py)
 
     # -- lifecycle ------------------------------------------------------------------------------
     def open(self) -> EditorPage:
@@ -231,7 +235,9 @@ class EditorPage:
 
     # -- bridge ---------------------------------------------------------------------------------
     def call(self, name: str, args: dict[str, Any] | None = None) -> Any:
-        """Call the bridge function ``name`` with JSON ``args``; raise BridgeError on failure."""
+        """Call the bridge function ``name`` with JSON ``args``; raise BridgeError on failure.
+
+        The transport under :attr:`bridge`: only ``editor/`` names bridge functions."""
         try:
             result = self.page.evaluate(
                 "([name, args]) => ScratchGym.call(name, args)", [name, args or {}]

@@ -1,8 +1,9 @@
 """The one documented channel for privileged agents (oracles): read the live editor, never act.
 
-An oracle may look where a learning agent may not: the bridge's read calls (block geometry, the
-element list, the VM's blocks), the project and the screen, and the hidden facts the environment
-publishes for the episode (a perception question's answer, a drag task's feasible regions). Every
+An oracle may look where a learning agent may not: the bridge's read calls (``bridge``, a
+:class:`~scratch_gym.editor.bridge.ReadBridge`: block geometry, the element list, the VM's
+blocks), the project and the screen, and the hidden facts the environment publishes for the
+episode (a perception question's answer, a drag task's feasible regions). Every
 environment built on :class:`~scratch_gym.editor.page_env.PageEnv` hands it out through
 ``env.unwrapped.privileged()``; agents never reach for the env's page themselves, and every action
 still goes through ``env.step``.
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from scratch_gym.editor.bridge import ReadBridge
 from scratch_gym.editor.page import EditorPage
 
 
@@ -28,6 +30,7 @@ class Privileged:
     ) -> None:
         self._page = page
         self._facts = facts
+        self.bridge = ReadBridge(self)  # typed read calls: ``channel.bridge.geometry_flyout()``
 
     @property
     def alive(self) -> bool:

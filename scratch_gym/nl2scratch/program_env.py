@@ -270,7 +270,7 @@ class ProgramEnv(PageEnv):
         if self.episode.reference is not None:
             out["sac_ref"] = protocol.sac_ref(program, "\n".join(self.episode.reference)).score
         page = self.page
-        vm_blocks = page.call("vm.blocks", {"target": self.episode.target})
+        vm_blocks = page.bridge.vm_blocks(self.episode.target)
         out["program_in_editor"] = render_scripts(vm_blocks, dialect=self.dialect)
         if self.episode.task is not None and self.episode.task.tests:
             result = Evaluator(page, self.episode.task).evaluate()

@@ -94,7 +94,7 @@ class Element:
 
 def dom_elements(page: EditorPage) -> list[dict[str, Any]]:
     """The bridge's element list (dicts), in its stable order."""
-    return page.call("elements.list")
+    return page.bridge.elements_list()
 
 
 def _words(text: str) -> list[str]:

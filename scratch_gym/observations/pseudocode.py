@@ -52,7 +52,7 @@ class PseudocodeObservation:
         self.space = spaces.Dict({k: UnicodeText(max_length=1_000_000) for k in TEXT_KEYS})
 
     def observe(self, page: EditorPage, text: EpisodeText) -> dict[str, str]:
-        state = page.call("composite.observe")
+        state = page.bridge.composite_observe()
         program = number_blocks(state["blocks"])
         kind = "stage" if state["is_stage"] else "sprite"
         return {

@@ -45,10 +45,10 @@ def render(page: EditorPage, scene: Scene) -> tuple[bytes, SceneState]:
     """Load the scene's project at the fixed view, show its category, and capture it."""
     page.load_project(scene.project())
     page.settle()
-    page.call("view.reset")
+    page.bridge.view_reset()
     page.settle(stop_vm=True)
     if scene.category != "Motion":
-        items = page.call("elements.list")
+        items = page.bridge.elements_list()
         cat = next(e for e in items if e["type"] == "category" and e["text"] == scene.category)
         page.click(cat["cx"], cat["cy"])
     page.mouse_move(*NEUTRAL_MOUSE)

@@ -193,8 +193,8 @@ class SceneState:
 
     @classmethod
     def read(cls, page: EditorPage) -> SceneState:
-        vm = page.call("vm.blocks", {"target": "Sprite1"})
-        drawn = {b["id"]: b for b in page.call("elements.blockInfo")}
+        vm = page.bridge.vm_blocks("Sprite1")
+        drawn = {b["id"]: b for b in page.bridge.elements_block_info()}
         return cls(vm, drawn)
 
     def stack_ids(self) -> list[str]:

@@ -1,7 +1,7 @@
 """Blocks -> scratchblocks text, from the blocks alone.
 
 ``render_scripts`` takes a target's blocks in sb3 form (``project.json``) or the VM's in-memory
-form (``EditorPage.call("vm.blocks")``) and writes one script after another (top to bottom,
+form (``page.bridge.vm_blocks()``) and writes one script after another (top to bottom,
 then left to right), separated by blank lines, with 4-space indentation inside C-blocks.
 Variables, lists, broadcasts, costumes and sounds are written by name.
 

@@ -241,7 +241,7 @@ def fuzz(
             env.reset()
         action = next(actions)
         page = base.page
-        before = (page.project_json()["targets"], page.call("view.state"))
+        before = (page.project_json()["targets"], page.bridge.view_state())
         running_before = page.summary()["running_threads"] > 0
         t0 = time.perf_counter()
         try:
@@ -266,7 +266,7 @@ def fuzz(
                 report.missing_errors.append(_short(action))
             elif running_before or page.summary()["running_threads"] > 0:
                 report.unchecked_while_running += 1
-            elif (page.project_json()["targets"], page.call("view.state")) != before:
+            elif (page.project_json()["targets"], page.bridge.view_state()) != before:
                 report.state_changed_by_invalid.append(f"{_short(action)} -> {error}")
         if page.page.evaluate(f"Boolean(window.{CANARY_FLAG})"):
             report.code_executed = True

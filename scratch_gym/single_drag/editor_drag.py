@@ -28,11 +28,11 @@ def prepare(page: EditorPage, task: DragTask, project: dict[str, Any] | None = N
     page.start_vm()
     page.load_project(project if project is not None else task.build_project())
     page.settle(SETTLE_MS)
-    page.call("view.reset")
-    view = page.call("single_drag.view", task.view.to_args())
+    page.bridge.view_reset()
+    view = page.bridge.single_drag_view(task.view.to_args())
     page.mouse_move(*NEUTRAL_MOUSE)
     page.settle(SETTLE_MS, stop_vm=True)
-    page.call("single_drag.arm")
+    page.bridge.single_drag_arm()
     return view
 
 
@@ -44,14 +44,14 @@ def restore(
 
     Returns True when undo sufficed. (For probe drags: the VM's frame loop stays stopped.)"""
     try:
-        undone = page.call("single_drag.undo")
+        undone = page.bridge.single_drag_undo()
     except BridgeError:
         undone = {"ok": False}
     if undone["ok"]:
-        now = page.call("single_drag.view", task.view.to_args())
+        now = page.bridge.single_drag_view(task.view.to_args())
         if view is None or _same_view(now, view):
             page.settle(SETTLE_MS, stable_frames=1)
-            page.call("single_drag.arm", {"keep_baseline": True})
+            page.bridge.single_drag_arm(keep_baseline=True)
             return True
     prepare(page, task, project)
     return False
@@ -80,9 +80,9 @@ def perform(
 
 def outcome(page: EditorPage, task: DragTask, blocks: dict[str, Any] | None = None) -> Outcome:
     """Read the drag's outcome: the dragged block (Blockly) and the goal relations (the VM)."""
-    dragged = page.call("single_drag.dragged")
+    dragged = page.bridge.single_drag_dragged()
     if blocks is None:
-        blocks = page.call("vm.blocks", {})
+        blocks = page.bridge.vm_blocks()
     start_ok = _is_intended(task, dragged)
     block = dragged["id"] if start_ok and dragged else None
     if block is None and task.source.origin == "canvas":

@@ -175,5 +175,5 @@ def read_elements(page: EditorPage) -> list[dict[str, Any]]:
     """The DOM element list as the RL observation encodes it (no block ids, no OCR)."""
     return [
         {k: v for k, v in e.to_dict().items() if k not in ("block_id", "opcode", "index")}
-        for e in fuse(page.call("elements.list"))
+        for e in fuse(page.bridge.elements_list())
     ]

@@ -7,7 +7,6 @@ the project's fingerprint, so an unchanged project is not evaluated twice.
 
 from __future__ import annotations
 
-import base64
 import linecache
 import time
 import traceback
@@ -143,15 +142,8 @@ class Evaluator:
 
     # -- internals ------------------------------------------------------------------------------
     def _prepare(self, project: ProjectData | None) -> str:
-        if project is None:
-            args: dict[str, Any] = {}
-        else:
-            data = resolve(project)
-            if isinstance(data, bytes):
-                args = {"sb3_base64": base64.b64encode(data).decode("ascii")}
-            else:
-                args = {"json": data}
-        return self.page.call("eval.prepare", args)["fingerprint"]
+        data = None if project is None else resolve(project)
+        return self.page.bridge.eval_prepare(data)["fingerprint"]
 
     @property
     def start_state(self) -> dict[str, Any]:
@@ -165,7 +157,7 @@ class Evaluator:
     def _run_test(self, spec: TestSpec) -> TestResult:
         seed = zlib.crc32(f"{self.task.id}/{spec.name}".encode())
         guarded = Watchdog(self.page, spec.budget.wall_s)  # ends even a call that never returns
-        run = Run(guarded, budget=spec.budget, seed=seed, start_state=self.start_state)  # type: ignore[arg-type]
+        run = Run(guarded, budget=spec.budget, seed=seed, start_state=self.start_state)
         started = time.perf_counter()
         message = ""
         try:

@@ -87,7 +87,7 @@ class ScratchWorldSuite:
             "stage": list(self.stage),
         }
         try:
-            outcome = page.call_within("eval.scratchworld", args, self.watchdog_s)
+            outcome = page.bridge.eval_scratchworld(args, self.watchdog_s)
         except CallTimeout:
             recover_evaluation(page)
             return [

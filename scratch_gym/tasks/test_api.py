@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from scratch_gym.editor.page import BridgeError, EditorPage
+from scratch_gym.editor.bridge import EvalRun
+from scratch_gym.editor.page import BridgeError
 from scratch_gym.tasks.conditions import Cond
 from scratch_gym.tasks.schema import Budget
 
@@ -147,18 +148,27 @@ class VMState:
         return SpriteState.from_json(sprites[name], said)
 
 
+class EvalRunner(Protocol):
+    """What sends a test's operations to the page: ``page.bridge`` (its ``eval_run``), or the
+    :class:`~scratch_gym.tasks.watchdog.Watchdog` that stops a call which never returns."""
+
+    def eval_run(
+        self, ops: list[dict[str, Any]], *, wall_ms: int, begin: dict[str, Any] | None = None
+    ) -> EvalRun: ...
+
+
 class Run:
     """Drives one test on the evaluation VM (see the module docstring)."""
 
     def __init__(
         self,
-        page: EditorPage,
+        runner: EvalRunner,
         *,
         budget: Budget,
         seed: int = 1,
         start_state: dict[str, Any] | None = None,
     ) -> None:
-        self._page = page
+        self._runner = runner
         self._budget = budget
         self._deadline = time.monotonic() + budget.wall_s
         self._begin: dict[str, Any] | None = {
@@ -282,12 +292,10 @@ class Run:
         left = self._deadline - time.monotonic()
         if left <= 0:
             raise TestFailure(f"the test ran past its wall-clock budget of {self._budget.wall_s} s")
-        args: dict[str, Any] = {"ops": ops, "wall_ms": int(left * 1000)}
-        if self._begin is not None:
-            args["begin"], self._begin = self._begin, None
+        begin, self._begin = self._begin, None
         self.calls += 1
         try:
-            result = self._page.call("eval.run", args)
+            result = self._runner.eval_run(ops, wall_ms=int(left * 1000), begin=begin)
         except BridgeError as exc:
             details = exc.details if isinstance(exc.details, dict) else {}
             if details.get("snapshot"):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scratch_gym.editor.bridge import EvalRun
 from scratch_gym.editor.page import BridgeError, CallTimeout, EditorPage, PageDeadError
 
 # Part of the time left that the page's own deadline leaves to the watchdog, so that the page
@@ -26,7 +27,7 @@ def recover_evaluation(page: EditorPage) -> None:
     arrived after the call had returned stops the next piece of JavaScript instead)."""
     for attempt in range(2):
         try:
-            page.call("eval.recover")
+            page.bridge.eval_recover()
             return
         except (PageDeadError, BridgeError):
             if attempt:
@@ -49,14 +50,18 @@ class Watchdog:
         self.budget_s = budget_s
         self.stopped = False
 
-    def call(self, name: str, args: dict[str, Any] | None = None) -> Any:
-        args = dict(args or {})
-        left_s = args.get("wall_ms", self.budget_s * 1000) / 1000
+    def eval_run(
+        self, ops: list[dict[str, Any]], *, wall_ms: int, begin: dict[str, Any] | None = None
+    ) -> EvalRun:
+        """``eval.run`` (:meth:`~scratch_gym.editor.bridge.Bridge.eval_run`), stopped when it
+        outlives ``wall_ms``: the page gets a little less, so that it reports an overrun itself."""
+        left_s = wall_ms / 1000
         margin = min(WATCHDOG_MARGIN_S, left_s / 5)
-        if "wall_ms" in args:
-            args["wall_ms"] = max(1, int((left_s - margin) * 1000))
+        wall_ms = max(1, int((left_s - margin) * 1000))
         try:
-            return self.page.call_within(name, args, max(MIN_CALL_S, left_s))
+            return self.page.bridge.eval_run(
+                ops, wall_ms=wall_ms, begin=begin, timeout_s=max(MIN_CALL_S, left_s)
+            )
         except CallTimeout:
             self.stopped = True
             recover_evaluation(self.page)

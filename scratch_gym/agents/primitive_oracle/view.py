@@ -20,39 +20,40 @@ class EditorView:
 
     def __init__(self, env: Any) -> None:
         self.channel = privileged_channel(env)
+        self.bridge = self.channel.bridge  # the typed read calls (editor/bridge.py's ReadBridge)
 
     def elements(self) -> list[dict[str, Any]]:
         """The element list (screen boxes of buttons, categories, menu items, blocks, ...)."""
-        return self.channel.call("elements.list")
+        return self.bridge.elements_list()
 
     def workspace(self) -> dict[str, Any]:
         """The visible code area, every workspace block's geometry, and prototype arguments."""
-        return self.channel.call("geometry.workspace")
+        return self.bridge.geometry_workspace()
 
     def block(self, block_id: str) -> dict[str, Any] | None:
         """One workspace block's geometry (grab point, connections, inputs), or None."""
-        return self.channel.call("geometry.block", {"id": block_id})
+        return self.bridge.geometry_block(block_id)
 
     def flyout(self) -> list[dict[str, Any]]:
         """The palette's blocks with their geometry."""
-        return self.channel.call("geometry.flyout")
+        return self.bridge.geometry_flyout()
 
     def options(self, block_id: str, field: str) -> list[list[str]] | None:
         """A dropdown field's ``[label, value]`` options."""
-        return self.channel.call("geometry.options", {"id": block_id, "field": field})
+        return self.bridge.geometry_options(block_id, field)
 
     def colour_sliders(self) -> list[dict[str, Any]]:
         """The open colour picker's sliders: track box, range and value (Color, Saturation,
         Brightness); [] when no picker is open."""
-        return self.channel.call("geometry.colourSliders")
+        return self.bridge.geometry_colour_sliders()
 
     def editing(self) -> bool:
         """Whether a field's text editor is open and has the focus."""
-        return bool(self.channel.call("geometry.editing"))
+        return self.bridge.geometry_editing()
 
     def vm(self) -> dict[str, Any]:
         """The editing target: ``{target, is_stage, blocks}`` (the VM's blocks)."""
-        return self.channel.call("composite.blocks")
+        return self.bridge.composite_blocks()
 
     def scripts(self) -> list[list[Node]]:
         return TreeReader(self.vm()["blocks"], vm=True).scripts()

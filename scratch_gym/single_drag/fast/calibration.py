@@ -135,7 +135,7 @@ def replay(
             current = drag.task
         page = env.unwrapped.page
         editor_drag.perform(page, drag.start, drag.end)
-        blocks = page.call("vm.blocks", {})
+        blocks = page.bridge.vm_blocks()
         real = editor_drag.outcome(page, snap.task, blocks)
         formed_real = real_formed(blocks, real.dragged, tops)
         editor_drag.restore(page, snap.task, project, info["view"])

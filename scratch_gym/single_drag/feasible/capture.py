@@ -36,8 +36,8 @@ class DragCapture:
 
 def capture_drag(page: EditorPage, task: DragTask) -> DragCapture:
     """Capture what decides a drag on ``task``, whose view is already set up on ``page``."""
-    geometry = page.call("single_drag.geometry")
-    cap = page.call("single_drag.capture", {"step": PICK_STEP})
+    geometry = page.bridge.single_drag_geometry()
+    cap = page.bridge.single_drag_capture(PICK_STEP)
     labels = np.array(cap["labels"], np.uint8).reshape(cap["rows"], cap["cols"])
     if len(cap["picks"]) > 255:
         raise RuntimeError(f"task {task.id}: {len(cap['picks'])} pickable blocks (at most 255)")

@@ -34,7 +34,7 @@ def geometric_regions(page: EditorPage, task: DragTask, step: int = 5) -> Region
     src = geo.source_block(task)
     left, top, w, h = src["path"]
     grid = _grid(left - step, top - step, left + w + step, top + h + step, step)
-    hits = page.call("single_drag.hitTest", {"id": src["id"], "points": grid.tolist()})
+    hits = page.bridge.single_drag_hit_test(src["id"], grid.tolist())
     start = Region.of([(int(x), int(y)) for x, y in hits], step)
     if len(start) == 0:
         raise RuntimeError(f"task {task.id}: no point of the source block can be pressed")

@@ -19,7 +19,7 @@ class Geometry:
 
     @classmethod
     def read(cls, page: EditorPage) -> Geometry:
-        return cls(page.call("single_drag.geometry"))
+        return cls(page.bridge.single_drag_geometry())
 
     @property
     def ws_scale(self) -> float:
