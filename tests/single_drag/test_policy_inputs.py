@@ -117,3 +117,51 @@ def test_stack_heights_follow_a_column_of_touching_blocks():
         torch.as_tensor(arrays["element_box"])[None], torch.as_tensor(arrays["element_type"])[None]
     )[0]
     assert heights[:5].round().tolist() == [140.0, 88.0, 48.0, 48.0, 48.0]
+
+
+def test_rule_features_count_a_stack_on_the_canvas_only_and_flag_the_palette():
+    """A palette block is new and drags alone: its stack height is 0 and ``grabbed_from_palette``
+    is 1; a canvas block brings the blocks below it."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import (
+        OFFSET_PX,
+        RULE_INPUTS,
+        SCREEN,
+        rule_features,
+        stack_heights,
+    )
+
+    elements = [
+        {"type": "flyout_block", "text": "move 10 steps", "x": 20, "y": 100, "w": 120, "h": 48},
+        {"type": "block", "text": "when clicked", "x": 300, "y": 100, "w": 120, "h": 60},
+        {"type": "block", "text": "move 10 steps", "x": 300, "y": 152, "w": 120, "h": 48},
+    ]
+    arrays = encode_elements(elements)
+    box = torch.as_tensor(arrays["element_box"])[None]
+    kinds = torch.as_tensor(arrays["element_type"])[None]
+    size = box[..., 2:] * torch.as_tensor(SCREEN[2:]) / OFFSET_PX
+    stack = stack_heights(box, kinds) / OFFSET_PX
+    column = {name: i for i, name in enumerate(RULE_INPUTS)}
+    palette = rule_features(size, stack, kinds, torch.tensor([0]))[0, 1] * OFFSET_PX
+    canvas = rule_features(size, stack, kinds, torch.tensor([1]))[0, 2] * OFFSET_PX
+    assert palette[column["grabbed_h"]].round() == 48 and palette[column["grabbed_stack_h"]] == 0
+    assert palette[column["grabbed_from_palette"]] == OFFSET_PX
+    assert canvas[column["grabbed_stack_h"]].round() == 100  # 'when clicked' and 'move' below
+    assert canvas[column["grabbed_from_palette"]] == 0
+    assert canvas[column["drop_h"]].round() == 48  # the drop element is 'move'
+
+
+def test_a_fitted_rule_shares_the_weight_of_inputs_that_never_differ():
+    """A reporter's height and its stack height are the same number in every demonstration: the
+    fit must not give them huge opposite weights, or a scene where they differ sends the drop
+    off the screen."""
+    from scratch_gym.single_drag.training.policy import fit_linear_rule
+
+    rng = np.random.default_rng(0)
+    h = rng.uniform(0.2, 0.5, 200)
+    x = np.stack([h, h + rng.normal(0, 1e-7, 200), np.ones(200)], 1)  # rounding-level noise
+    y = (0.8 * h + 0.1 + rng.normal(0, 1e-3, 200))[:, None]  # demonstrations are noisy
+    w = fit_linear_rule(x, y)
+    assert np.allclose(w[:2, 0], [0.4, 0.4], atol=0.01) and np.isclose(w[2, 0], 0.1, atol=0.01)
+    plain = np.linalg.lstsq(x, y, rcond=None)[0]
+    assert np.abs(plain).max() > 10 * np.abs(w).max()  # what the plain fit would have done

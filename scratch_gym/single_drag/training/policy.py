@@ -41,8 +41,12 @@ DROPPABLE = {1 + ELEMENT_TYPES.index(t) for t in ("block", "input", "dropdown")}
 
 
 RELATIONS = RELATION_KINDS
-# what each relation's geometric rule reads, in OFFSET_PX units (see DragPolicyNet)
-RULE_INPUTS = ("drop_w", "drop_h", "grabbed_w", "grabbed_h", "grabbed_stack_h", "one")
+# what each relation's geometric rule reads, in OFFSET_PX units (see ``rule_features``)
+RULE_INPUTS = (
+    "drop_w", "drop_h", "grabbed_w", "grabbed_h", "grabbed_stack_h", "grabbed_from_palette", "one",
+)  # fmt: skip
+FLYOUT_BLOCK = 1 + ELEMENT_TYPES.index("flyout_block")
+RULE_RCOND = 1e-3  # singular values below this share of the largest are dropped from the fit
 MATCH_FEATURES = 7  # per element and phrase, see ``match_features``
 MAX_RANK = 9  # ordinals the grammar writes: first .. ninth
 
@@ -107,6 +111,25 @@ def stack_heights(box: torch.Tensor, kinds: torch.Tensor, steps: int = 12) -> to
     return bottom - y
 
 
+def rule_features(
+    size: torch.Tensor, stack: torch.Tensor, kinds: torch.Tensor, grab: torch.Tensor
+) -> torch.Tensor:
+    """(B, K, RULE_INPUTS): what the relation rules read for every element as the drop target
+    of the grabbed element ``grab`` (B,), from the element sizes (B, K, 2) and stack heights
+    (B, K), both in ``OFFSET_PX`` units. The stack height counts on the canvas only (a palette
+    block is new: it drags alone), and ``grabbed_from_palette`` tells the two apart, because
+    the editor places a new block from the palette differently from a moved one."""
+    b = torch.arange(len(grab))
+    k = size.shape[1]
+    palette = (kinds[b, grab] == FLYOUT_BLOCK).to(size.dtype)
+    held = torch.cat(
+        [size[b, grab], (stack[b, grab] * (1 - palette))[:, None], palette[:, None]], -1
+    )  # fmt: skip
+    return torch.cat(
+        [size, held[:, None].expand(-1, k, -1), torch.ones_like(size[..., :1])], -1
+    )  # fmt: skip
+
+
 class DragPolicyNet(nn.Module):
     """Phrase-to-element matching: the instruction's first quoted phrase names the block to
     grab, the second the block to drop on, the whole instruction read in order (a GRU) the
@@ -118,7 +141,7 @@ class DragPolicyNet(nn.Module):
     relation kind (``RELATIONS``, trained on the generated tasks' kinds) from the instruction,
     and each kind has a linear rule from the drop element's size and the grabbed element's size
     and stack height (below a block: one block height down; above a stack: the dragged stack's
-    height up; into a mouth: one arm in and one header down). The rules have 84 parameters in
+    height up; into a mouth: one arm in and one header down). The rules have 98 parameters in
     all, so they hold on scenes no training task showed."""
 
     def __init__(self, width: int = 64, hidden: int = 128, dropout: float = 0.3) -> None:
@@ -187,6 +210,7 @@ class DragPolicyNet(nn.Module):
             "relation_logits": self.relation(torch.cat([context, src_phrase], -1)),
             "size": box[..., 2:] * torch.as_tensor(SCREEN[2:]) / OFFSET_PX,
             "stack": stack_heights(box, kinds) / OFFSET_PX,
+            "kinds": kinds,
             "grab_logits": g[..., 0].masked_fill(~grab_ok, neg),
             "grab_offset": g[..., 1:3],
             "drop_inputs": torch.cat(
@@ -203,12 +227,8 @@ class DragPolicyNet(nn.Module):
         grabbed = state["shape"][b, grab][:, None].expand(-1, k, -1)
         d = self.drop_head(torch.cat([state["drop_inputs"], grabbed], -1))
         neg = torch.finfo(d.dtype).min / 2
-        size = state["size"]  # (B, K, 2) element sizes
-        held = torch.cat([size[b, grab], state["stack"][b, grab, None]], -1)
-        sizes = torch.cat(
-            [size, held[:, None].expand(-1, k, -1), torch.ones_like(size[..., :1])], -1
-        )  # (B, K, RULE_INPUTS)
-        by_kind = torch.einsum("bkf,rfo->bkro", sizes, self.rules)  # (B, K, R, 2)
+        features = rule_features(state["size"], state["stack"], state["kinds"], grab)
+        by_kind = torch.einsum("bkf,rfo->bkro", features, self.rules)  # (B, K, R, 2)
         kind = state["relation_logits"].softmax(-1)  # (B, R)
         rule = (by_kind * kind[:, None, :, None]).sum(2)
         return {
@@ -329,22 +349,33 @@ class Targets:
         return (self.end - self.start + src - tgt) / OFFSET_PX
 
     def fitted_rules(self, pool: Pool) -> np.ndarray:
-        """(R, RULE_INPUTS, 2): per relation kind, the least-squares linear rule to
-        ``drop_offsets`` (zero for a kind with too few rows): the rules' starting point."""
+        """(R, RULE_INPUTS, 2): per relation kind, the minimum-norm least-squares linear rule to
+        ``drop_offsets`` (zero for a kind with too few rows): the rules' starting point.
+        Directions the kind's rows do not tell apart (a reporter's height and its stack height
+        are one number) get no weight, so a scene where they differ moves the drop a little,
+        not by thousands of pixels."""
         b = np.arange(len(self.task))
-        box = pool.elements["element_box"][self.task]
-        size = box[..., 2:] * SCREEN[2:] / OFFSET_PX
+        box = torch.as_tensor(pool.elements["element_box"][self.task])
         kinds = torch.as_tensor(pool.elements["element_type"][self.task])
-        stack = stack_heights(torch.as_tensor(box), kinds).numpy() / OFFSET_PX
-        x = np.concatenate([size[b, self.drop], size[b, self.grab], stack[b, self.grab, None],
-                            np.ones((len(b), 1))], 1)  # fmt: skip
+        size = box[..., 2:].float() * torch.as_tensor(SCREEN[2:]) / OFFSET_PX
+        stack = stack_heights(box, kinds) / OFFSET_PX
+        features = rule_features(size, stack, kinds, torch.as_tensor(self.grab))
+        x = features[b, self.drop].double().numpy()
         y = self.drop_offsets(pool)
         rules = np.zeros((len(RELATIONS), len(RULE_INPUTS), 2), np.float32)
         for r in range(len(RELATIONS)):
             rows = self.relation == r
             if rows.sum() >= 10:
-                rules[r] = np.linalg.lstsq(x[rows], y[rows], rcond=None)[0]
+                rules[r] = fit_linear_rule(x[rows], y[rows])
         return rules
+
+
+def fit_linear_rule(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """(F, O): the minimum-norm least-squares ``w`` with ``x @ w ~ y``, ignoring the directions
+    of ``x`` whose singular values are below ``RULE_RCOND`` of the largest. Two inputs that are
+    equal in every row share their weight, instead of taking two huge weights of opposite
+    sign (which a plain fit gives from rounding noise)."""
+    return np.linalg.lstsq(x, y, rcond=RULE_RCOND)[0]
 
 
 def bc_targets(pool: Pool) -> Targets:
