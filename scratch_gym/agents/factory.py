@@ -58,9 +58,9 @@ def make_agent(name: str, mode: str = "primitive", **kwargs: Any) -> Agent:
 
         return CompositeOracleAgent(**kwargs)
     if name == "oracle":
-        from scratch_gym.agents.oracle import OracleAgent
+        from scratch_gym.agents.primitive_oracle import PrimitiveOracleAgent
 
-        return OracleAgent(mode, **kwargs)
+        return PrimitiveOracleAgent(mode, **kwargs)
     if name == "llm":
         from scratch_gym.agents.chat_client import ChatClient
         from scratch_gym.agents.llm import LLMAgent

@@ -15,7 +15,7 @@ from PIL import Image
 
 from scratch_gym.agents.coords import Coordinates
 from scratch_gym.agents.factory import make_agent
-from scratch_gym.agents.oracle import OracleAgent
+from scratch_gym.agents.primitive_oracle import PrimitiveOracleAgent
 from scratch_gym.tasks import load_task
 from tests.agents.chat_server import ChatServer, garbage_then_500_then
 from tests.agents.conftest import TASK
@@ -39,7 +39,7 @@ def test_llm_agent_solves_a_task_over_http(primitive_env, monkeypatch):
     monkeypatch.setenv("SG_TEST_KEY", "sk-secret-123")
     task = load_task(TASK)
     coords = Coordinates("norm1000")
-    oracle = OracleAgent()
+    oracle = PrimitiveOracleAgent()
     oracle.bind(primitive_env)
     planned: list = []
     with ChatServer(_scripted(planned, coords)) as server:

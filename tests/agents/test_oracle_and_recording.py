@@ -8,7 +8,7 @@ import json
 import numpy as np
 from PIL import Image
 
-from scratch_gym.agents.oracle import OracleAgent
+from scratch_gym.agents.primitive_oracle import PrimitiveOracleAgent
 from scratch_gym.runner.episode import run_episode
 from scratch_gym.runner.recording import ACTION_COLOUR, BANNER, END_COLOUR
 from scratch_gym.tasks import load_task
@@ -16,7 +16,9 @@ from tests.agents.conftest import TASK
 
 
 def test_oracle_solves_the_task_and_the_recording_shows_it(primitive_env, tmp_path):
-    outcome = run_episode(primitive_env, OracleAgent(), load_task(TASK), record_dir=str(tmp_path))
+    outcome = run_episode(
+        primitive_env, PrimitiveOracleAgent(), load_task(TASK), record_dir=str(tmp_path)
+    )
     assert outcome["status"] == "success" and outcome["success"] and outcome["psr"] == 1.0
     assert outcome["action_errors"] == 0
 

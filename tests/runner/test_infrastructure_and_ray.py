@@ -5,14 +5,14 @@ from __future__ import annotations
 import gymnasium as gym
 import pytest
 
-from scratch_gym.agents.oracle import OracleAgent
+from scratch_gym.agents.primitive_oracle import PrimitiveOracleAgent
 from scratch_gym.runner.episode import run_with_retries
 from scratch_gym.tasks import load_task
 
 TASK = "say-hello"
 
 
-class PageClosingOracle(OracleAgent):
+class PageClosingOracle(PrimitiveOracleAgent):
     """The oracle, except that on its first episode its editor page dies at step 2."""
 
     def __init__(self) -> None:

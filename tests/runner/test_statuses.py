@@ -14,7 +14,7 @@ import gymnasium as gym
 import pytest
 
 from scratch_gym.agents.base import Agent, AgentError
-from scratch_gym.agents.oracle import OracleAgent
+from scratch_gym.agents.primitive_oracle import PrimitiveOracleAgent
 from scratch_gym.cli import main
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.records.status import EXIT_CODES, exit_code
@@ -138,7 +138,7 @@ def test_an_infrastructure_failure_counts_as_a_failure_in_sr():
     task = load_task(TASK)
     try:
         killed, env = run_with_retries(lambda: env, env, BrowserKiller(session), task, retries=0)
-        solved = run_episode(env, OracleAgent(), task)  # reset() recovers the browser
+        solved = run_episode(env, PrimitiveOracleAgent(), task)  # reset() recovers the browser
     finally:
         env.close()
     assert killed["status"] == "infrastructure_error", killed
