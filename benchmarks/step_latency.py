@@ -2,7 +2,8 @@
 
 Measures (medians and 90th percentiles): environment creation cold (fresh process: browser launch
 + page load + first reset) and warm (browser already running), reset, one drag step including its
-observation, one click step; and the browser's memory per environment (PSS: (total with N
+observation, one click step, and where a step's time goes (``info["step_phases_ms"]``: act,
+settle, evaluate, observe, info); and the browser's memory per environment (PSS: (total with N
 environments - browser alone) / N). Prints a table; the last line is one JSON object.
 
     python benchmarks/step_latency.py [--repeats 20] [--cold-runs 3] [--envs 3]
@@ -65,6 +66,7 @@ def main() -> None:
     browser_alone = pss_mib(session.pids())
 
     warm, resets, drags, clicks = [], [], [], []
+    phases: dict[str, list[dict[str, float]]] = {"drag": [], "click": []}
     env = None
     for i in range(3):
         t0 = time.perf_counter()
@@ -87,9 +89,11 @@ def main() -> None:
         )
         drags.append((time.perf_counter() - t0) * 1000)
         assert info["last_action_error"] == "", info["last_action_error"]
+        phases["drag"].append(info["step_phases_ms"])
         t0 = time.perf_counter()
-        env.step({"action_type": "click", "start": [600, 500 + (i % 2) * 50]})
+        _, _, _, _, info = env.step({"action_type": "click", "start": [600, 500 + (i % 2) * 50]})
         clicks.append((time.perf_counter() - t0) * 1000)
+        phases["click"].append(info["step_phases_ms"])
     for _ in range(args.repeats):
         t0 = time.perf_counter()
         env.reset()
@@ -117,6 +121,17 @@ def main() -> None:
         rows.append((name, unit, f"{p50:.3f}" if unit == "s" else f"{p50:.0f}",
                      f"{p90:.3f}" if unit == "s" else f"{p90:.0f}", len(values)))  # fmt: skip
     print(table(["measure", "unit", "median", "p90", "n"], rows))
+    names = list(phases["drag"][0])
+    phases_ms = {
+        step: {name: round(stats([p[name] for p in rows_of])[0], 1) for name in names}
+        for step, rows_of in phases.items()
+    }
+    print()
+    print(
+        table(
+            ["step (median ms)", *names], [(step, *ms.values()) for step, ms in phases_ms.items()]
+        )
+    )
     print(
         f"\nbrowser alone {browser_alone:.0f} MiB PSS; with {len(envs)} environments "
         f"{total:.0f} MiB; per environment {mem_per_env:.0f} MiB"
@@ -131,6 +146,7 @@ def main() -> None:
             "drag_step_ms_p90": stats(drags)[1],
             "click_step_ms_p50": stats(clicks)[0],
             "click_step_ms_p90": stats(clicks)[1],
+            "phases_ms": phases_ms,
             "browser_alone_mib": browser_alone,
             "mem_per_env_mib": mem_per_env,
             "envs_for_memory": len(envs),

@@ -316,15 +316,22 @@ class ScratchEnv(PageEnv):
         truncated = not terminated and self._steps >= self._episode_max_steps
         reward = 0.0
         info: dict[str, Any] = {}
+        acted = time.perf_counter()
         if self.episode is not None:
             reward, task_info = self.episode.step(final=terminated or truncated)
             info.update(task_info)
             if self.terminate_on_success and self.episode.success:
                 terminated, truncated = True, False
+        evaluated = time.perf_counter()
         obs = self.observations.observe(page, self.text)
+        observed = time.perf_counter()
         info.update(self._info(page))
         info.update(action_info)
-        info["step_time_ms"] = (time.perf_counter() - t0) * 1000
+        done = time.perf_counter()
+        info["step_time_ms"] = (done - t0) * 1000
+        info["step_phases_ms"] = step_phases(
+            t0, acted, evaluated, observed, done, float(action_info.get("settle_ms", 0.0))
+        )
         return obs, float(reward), terminated, truncated, info
 
     def render(self) -> np.ndarray | None:
@@ -454,3 +461,22 @@ class ScratchEnv(PageEnv):
             "blocked_requests": len(page.requests.blocked),
             "page_refreshes": page.refreshes,
         }
+
+
+def step_phases(
+    start: float, acted: float, evaluated: float, observed: float, done: float, settle_ms: float
+) -> dict[str, float]:
+    """Where a step's time went, in ms (``info["step_phases_ms"]``): ``act`` (the pointer or
+    keyboard events and the editor's own waits), ``settle`` (waiting for the editor to come to
+    rest after them, part of the action's time, shown apart), ``evaluate`` (the task's tests),
+    ``observe`` (screenshot, element list, OCR: what the observation model reads) and ``info``
+    (the workspace summary). ``act`` + ``settle`` + ``evaluate`` + ``observe`` + ``info`` is
+    ``step_time_ms``."""
+    act = (acted - start) * 1000
+    return {
+        "act": act - min(settle_ms, act),
+        "settle": min(settle_ms, act),
+        "evaluate": (evaluated - acted) * 1000,
+        "observe": (observed - evaluated) * 1000,
+        "info": (done - observed) * 1000,
+    }

@@ -107,6 +107,13 @@ def test_drags_build_move_then_turn_under_it(env):
     assert turn_block["parent"] == move_id
     assert info["scripts"] == 1 and info["blocks"] == 2
     assert info["executed_action"]["type"] == "drag" and info["step_time_ms"] > 0
+    phases = info["step_phases_ms"]  # where the step's time went
+    assert list(phases) == ["act", "settle", "evaluate", "observe", "info"]
+    assert min(phases.values()) >= 0 and phases["act"] > 0 and phases["observe"] > 0
+    assert phases["settle"] == pytest.approx(
+        min(info["settle_ms"], phases["act"] + phases["settle"])
+    )
+    assert sum(phases.values()) == pytest.approx(info["step_time_ms"], abs=0.01)
 
 
 @pytest.mark.browser
