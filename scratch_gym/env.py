@@ -33,7 +33,6 @@ from scratch_gym.tasks.registry import TaskPoolError, TaskRegistry, UnknownTaskE
 from scratch_gym.tasks.schema import Task
 
 DEFAULT_MAX_STEPS = 50
-NEUTRAL_MOUSE = (700.0, 30.0)  # empty menu-bar space: hovering it highlights nothing
 
 
 # Action and observation models by name: "module:Class". Each is built with the keyword arguments
@@ -426,7 +425,7 @@ class ScratchEnv(PageEnv):
             raise ValueError(str(exc)) from exc
         page.settle(self.settle_timeout_ms)
         page.bridge.view_reset()
-        page.mouse_move(*NEUTRAL_MOUSE)
+        page.dismiss_menus()
         page.settle(self.settle_timeout_ms, stop_vm=True)
 
     def _perform(self, page: EditorPage, parsed: Any) -> dict[str, Any]:

@@ -69,6 +69,10 @@ class BrowserSession:
     def browser_connected(self) -> bool:
         return self._browser is not None and self._browser.is_connected()
 
+    def users(self) -> int:
+        """How many pages hold the browser now."""
+        return self._users
+
     def acquire(self) -> Browser:
         self._users += 1
         return self.browser

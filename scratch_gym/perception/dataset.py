@@ -18,14 +18,13 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from scratch_gym.editor.page import EditorPage
+from scratch_gym.editor.page import NEUTRAL_POINT, EditorPage
 from scratch_gym.perception.questions import KINDS, Question, SceneState, make_questions
 from scratch_gym.perception.scenes import Scene, make_scene
 
 DEFAULT_SEED = 0
 DEFAULT_SCREENS = 120
 PER_SCENE = 3
-NEUTRAL_MOUSE = (700.0, 30.0)
 FORMAT = "scratch-gym-perception/1"
 
 
@@ -51,7 +50,7 @@ def render(page: EditorPage, scene: Scene) -> tuple[bytes, SceneState]:
         items = page.bridge.elements_list()
         cat = next(e for e in items if e["type"] == "category" and e["text"] == scene.category)
         page.click(cat["cx"], cat["cy"])
-    page.mouse_move(*NEUTRAL_MOUSE)
+    page.mouse_move(*NEUTRAL_POINT)
     page.settle(stop_vm=True)
     return page.screenshot_png(), SceneState.read(page)
 

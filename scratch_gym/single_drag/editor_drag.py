@@ -6,10 +6,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from scratch_gym.actions.primitive import drag
-from scratch_gym.editor.page import BridgeError, EditorPage
+from scratch_gym.editor.page import NEUTRAL_POINT, BridgeError, EditorPage
 from scratch_gym.single_drag.tasks.task import DragTask
 
-NEUTRAL_MOUSE = (700.0, 30.0)  # empty menu-bar space (as ScratchEnv uses)
 SETTLE_MS = 3000
 
 
@@ -30,7 +29,7 @@ def prepare(page: EditorPage, task: DragTask, project: dict[str, Any] | None = N
     page.settle(SETTLE_MS)
     page.bridge.view_reset()
     view = page.bridge.single_drag_view(task.view.to_args())
-    page.mouse_move(*NEUTRAL_MOUSE)
+    page.mouse_move(*NEUTRAL_POINT)
     page.settle(SETTLE_MS, stop_vm=True)
     page.bridge.single_drag_arm()
     return view

@@ -138,6 +138,21 @@ def test_reset_restores_the_project_exactly_and_screens_match(env, tmp_path):
 
 
 @pytest.mark.browser
+def test_reset_closes_an_open_menu_bar_menu_and_a_text_selection(env):
+    """The menu bar's menus keep their open state outside the editor's store, and a select-all
+    tints the page: a reset clears both, so the next episode's screen is the first one's."""
+    first, _ = env.reset()
+    page = env.unwrapped.page
+    [edit] = [a for a in page.call("elements.texts") if a["text"] == "Edit"]
+    env.step({"action_type": "click", "start": [edit["x"] + 5, edit["y"] + 5]})
+    env.step({"action_type": "hotkey", "keys": ["Control", "a"]})
+    opened = page.page.evaluate("document.querySelectorAll('[class*=menu-bar_active]').length")
+    assert opened == 1 and page.page.evaluate("String(window.getSelection()).length") > 0
+    again, _ = env.reset()
+    assert np.array_equal(first["screenshot"], again["screenshot"])
+
+
+@pytest.mark.browser
 def test_points_outside_the_viewport_are_clipped_and_flagged(env):
     env.reset()
     _, _, _, _, info = env.step({"action_type": "click", "start": [-50, 9999]})

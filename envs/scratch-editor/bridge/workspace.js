@@ -32,6 +32,14 @@
     return {...now, changed: Object.keys(now).some(k => now[k] !== DEFAULT_SETTINGS[k])};
   });
 
+  // What this page has that a new page has not and loading another project keeps: extensions a
+  // project loaded (pen, music, ...: their categories stay in the toolbox) and turbo mode. A page
+  // with any is not reused (see page.py).
+  SG.register('editor.leftovers', () => [
+    ...Array.from(SG.vm.extensionManager._loadedExtensions.keys()),
+    ...(SG.vm.runtime.turboMode ? ['turbo mode'] : [])
+  ]);
+
   // Code tab, Motion category with the flyout at its top, workspace at default scroll and zoom.
   SG.register('view.reset', () => {
     closeOverlays();

@@ -1,0 +1,120 @@
+"""A closed environment's page is kept as its browser's spare while another page holds the
+browser, and the next environment takes it over: the same page, the same observation as on a
+new page, never a page whose settings an agent changed, and nothing kept once the browser goes."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import scratch_gym  # noqa: F401
+from scratch_gym.editor import page as page_module
+from scratch_gym.editor.browser import BrowserSession
+from scratch_gym.editor.page import EditorPage
+
+
+def _playwright_page(env) -> object:
+    return env.unwrapped.page.page
+
+
+def _drop_spare(session) -> None:
+    spare = page_module._SPARES.get(id(session))
+    if spare is not None:
+        spare._close_context()
+
+
+def _click_text(env, text: str) -> None:
+    atoms = [a for a in env.unwrapped.page.call("elements.texts") if a["text"] == text]
+    assert atoms, f"no visible text {text!r}"
+    a = atoms[-1]
+    obs, *_ = env.step({"type": "click", "start": [a["x"] + a["w"] / 2, a["y"] + a["h"] / 2]})
+    assert obs["last_action_error"] == ""
+
+
+@pytest.mark.browser
+def test_the_next_env_takes_over_a_closed_envs_page_and_observes_as_on_a_new_page(editor_page):
+    _drop_spare(editor_page.session)
+    fresh = gym.make("ScratchWorld-Primitive-v0", task="arrow-keys")  # a newly loaded page
+    try:
+        expected, _ = fresh.reset(seed=0)
+        first = gym.make("ScratchWorld-Primitive-v0")
+        first.reset(seed=0)
+        used = _playwright_page(first)
+        assert used is not _playwright_page(fresh)
+        _click_text(first, "Looks")  # leave some state behind: another category
+        first.close()
+        assert page_module._SPARES[id(editor_page.session)].page is used  # kept, not closed
+
+        second = gym.make("ScratchWorld-Primitive-v0", task="arrow-keys")
+        try:
+            observed, info = second.reset(seed=0)
+            assert _playwright_page(second) is used  # taken over
+            assert id(editor_page.session) not in page_module._SPARES
+            assert np.array_equal(observed["screenshot"], expected["screenshot"])
+            assert observed["elements"] == expected["elements"]
+            assert info["page_refreshes"] == 0
+        finally:
+            second.close()
+    finally:
+        fresh.close()
+
+
+@pytest.mark.browser
+def test_a_page_whose_settings_changed_is_not_kept(editor_page):
+    _drop_spare(editor_page.session)
+    env = gym.make("ScratchWorld-Primitive-v0")
+    env.reset()
+    page = env.unwrapped.page
+    for text in ("Settings", "Language", "Deutsch"):
+        _click_text(env, text)
+    assert page.call("editor.settings")["changed"]
+    used = page.page
+    env.close()
+    assert id(editor_page.session) not in page_module._SPARES
+    assert used.is_closed()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("script", "leftover"),
+    [
+        ("ScratchGym.vm.extensionManager.loadExtensionURL('pen')", "pen"),
+        ("ScratchGym.vm.setTurboMode(true)", "turbo mode"),
+    ],
+)
+def test_a_page_with_an_extension_or_turbo_mode_is_not_kept(editor_page, script, leftover):
+    """Loading another project keeps an extension's category in the toolbox, and turbo mode;
+    a new page has neither."""
+    _drop_spare(editor_page.session)
+    env = gym.make("ScratchWorld-Primitive-v0")
+    env.reset()
+    page = env.unwrapped.page
+    page.page.evaluate(script)
+    assert page.call("editor.leftovers") == [leftover]
+    used = page.page
+    env.close()
+    assert id(editor_page.session) not in page_module._SPARES
+    assert used.is_closed()
+
+
+@pytest.mark.browser
+def test_without_another_page_nothing_is_kept_and_reuse_false_never_keeps():
+    session = BrowserSession()  # a browser of this test's own: no other page holds it
+    only = EditorPage(session).open()
+    only.close()  # the last page: the browser closes, no spare is kept
+    assert id(session) not in page_module._SPARES and not session.browser_connected()
+
+    holder = EditorPage(session).open()
+    try:
+        alone = EditorPage(session, reuse=False).open()
+        used = alone.page
+        alone.close()
+        assert id(session) not in page_module._SPARES and used.is_closed()
+        kept = EditorPage(session).open()
+        used = kept.page
+        kept.close()
+        assert page_module._SPARES[id(session)].page is used  # reuse on: kept
+    finally:
+        holder.close()
+    assert id(session) not in page_module._SPARES and not session.browser_connected()
