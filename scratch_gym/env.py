@@ -240,7 +240,6 @@ class ScratchEnv(PageEnv):
         model, given = resolve_observation(
             observation, {"ocr": ocr, "ocr_min_score": ocr_min_score, "fusion": fusion}
         )
-        self.observation_name = observation
         self.observations: ObservationModel = _build(
             OBSERVATION_MODELS,
             "observation",
