@@ -21,6 +21,7 @@ from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv, dead_page_error
 from scratch_gym.observations.base import EpisodeText, ObservationModel
+from scratch_gym.observations.settings import OBSERVATION_NAMES, observation_setting
 from scratch_gym.program.projects import (
     check_project_json,
     check_sb3,
@@ -79,6 +80,20 @@ def _build(
     return cls(**kwargs)
 
 
+def resolve_observation(name: str, given: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The observation model of ``name`` (a model, or a setting of
+    :mod:`scratch_gym.observations.settings`) and ``given`` (argument: value) completed with the
+    setting's defaults where left at None."""
+    if name in OBSERVATION_MODELS and name not in OBSERVATION_NAMES:
+        return name, given
+    if name not in OBSERVATION_NAMES:
+        allowed = ", ".join(dict.fromkeys([*OBSERVATION_MODELS, *OBSERVATION_NAMES]))
+        raise ValueError(f"unknown observation model {name!r}; allowed: {allowed}")
+    setting = observation_setting(name)
+    filled = {k: setting.defaults.get(k) if v is None else v for k, v in given.items()}
+    return setting.model, filled
+
+
 def _short(value: Any, limit: int = 80) -> str:
     """``repr(value)`` cut to ``limit`` characters (a project dict can be large)."""
     text = repr(str(value) if isinstance(value, Path) else value)
@@ -114,7 +129,13 @@ class ScratchEnv(PageEnv):
     - ``observation="screen_elements"``: ``Dict(screenshot=Box(720, 1280, 3, uint8),
       instruction, last_action_error, elements)``, the element list as text (DOM boxes, plus OCR
       with ``ocr=``).
+    - ``observation="screen_elements_ocr"`` (or its preset name ``"paper"``): the same, the list
+      fused with PaddleOCR text as ScratchWorld's primitive mode does it (``ocr="paddleocr"``,
+      ``ocr_min_score=0.5``, ``fusion="paper"``; each can be overridden).
     - ``observation="screen"``: the same without ``elements``.
+
+    ``screen``, ``screen_elements`` and ``screen_elements_ocr`` are the paper's observation
+    ablation (``scratch_gym.observations.settings``; ``scratch-gym eval --observation``).
     - ``observation="pixels"``: ``Box(h, w, 3, uint8)``, the screenshot resized to ``obs_size``.
     - ``observation="element_arrays"``: up to ``max_elements`` elements as fixed arrays
       (``type``, ``box``, ``point``, ``opcode``, ``text``, ``mask``).
@@ -166,7 +187,13 @@ class ScratchEnv(PageEnv):
     - ``reward_mode``: ``"per_step"`` or ``"sparse"`` (see Rewards).
     - ``terminate_on_success``: end the episode as soon as every test passes.
     - ``ocr``: for element-list observations, an OCR engine (``"paddleocr"`` or ``"rapidocr"``,
-      the ``ocr`` extra) fused with the DOM elements; default: DOM elements only.
+      the ``ocr`` extra) fused with the DOM elements; default: DOM elements only. With OCR,
+      ``info["ocr_ms"]`` is the step's OCR time.
+    - ``ocr_min_score``: the confidence an OCR line needs (0.5, the paper's).
+    - ``fusion``: how OCR lines join the DOM list: ``"explained"`` (default: a line a DOM element
+      or its block's text accounts for is dropped, a blank icon button takes its text) or
+      ``"paper"`` (ScratchWorld's: a line wholly inside a DOM element other than the workspace
+      and its blocks is dropped).
     - ``max_elements``: for ``element_arrays``, the number of element slots (64).
 
     ``task``, ``tasks`` and ``project`` are checked when the env is made: an unknown id or
@@ -195,6 +222,8 @@ class ScratchEnv(PageEnv):
         terminate_on_success: bool = False,
         ocr: str | None = None,
         max_elements: int | None = None,
+        ocr_min_score: float | None = None,
+        fusion: str | None = None,
     ) -> None:
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
@@ -207,13 +236,18 @@ class ScratchEnv(PageEnv):
         self.settle_timeout_ms = int(settle_timeout_ms)
         self.actions: ActionModel = _build(ACTION_MODELS, "action", action)
         self.action_mode = action
+        model, given = resolve_observation(
+            observation, {"ocr": ocr, "ocr_min_score": ocr_min_score, "fusion": fusion}
+        )
         self.observations: ObservationModel = _build(
             OBSERVATION_MODELS,
             "observation",
-            observation,
+            model,
             {
                 "obs_size": ("size", None if obs_size is None else tuple(obs_size)),
-                "ocr": ("ocr", ocr),
+                "ocr": ("ocr", given["ocr"]),
+                "ocr_min_score": ("min_score", given["ocr_min_score"]),
+                "fusion": ("fusion", given["fusion"]),
                 "max_elements": ("max_elements", max_elements),
             },
         )
@@ -451,6 +485,9 @@ class ScratchEnv(PageEnv):
         shown = self.observations.shown_elements()
         if shown is not None:
             extra["elements"] = [e.to_dict() for e in shown]
+        ocr_ms = getattr(self.observations, "ocr_ms", None)
+        if ocr_ms is not None:
+            extra["ocr_ms"] = ocr_ms
         return extra | {
             "last_action_error": self.text.last_action_error,
             "blocks": summary["blocks"],

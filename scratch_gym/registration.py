@@ -27,7 +27,9 @@ ENV_IDS: dict[str, EnvId] = {
     "ScratchWorld-Primitive-v0": EnvId(
         SCRATCH_ENV,
         {"action": "primitive", "observation": "screen_elements"},
-        "LLM agents: 1280x720 screenshot, element list, instruction, last error; click/drag/type/key/...",
+        "LLM agents: 1280x720 screenshot, element list (DOM boxes; observation="
+        "'screen_elements_ocr' fuses PaddleOCR text as the paper does, 'screen' drops the list), "
+        "instruction, last error; click/drag/type/key/...",
     ),
     "ScratchWorld-PrimitivePixels-v0": EnvId(
         SCRATCH_ENV,

@@ -12,6 +12,7 @@ Examples::
     scratch-gym eval --suite single-drag --agent oracle --workers 2 --runs 3   # Pass@1-3
     scratch-gym eval --suite perception --agent oracle --screens 20           # accuracy by type
     scratch-gym eval --suite nl2scratch --agent llm --references test.jsonl   # EM/F1/PS/SAC
+    scratch-gym eval --agent oracle --observation screen_elements_ocr  # DOM + PaddleOCR, as the paper
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="PATH",
         help="a ScratchWorld checkout",
     )
+    add_observation_argument(p)
     p.add_argument(
         "--time",
         default=None,
@@ -140,6 +142,22 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="composite mode: put the block reference (docs/blocks.md) into the llm's prompt",
     )
     p.set_defaults(handler=run)
+
+
+def add_observation_argument(p: argparse.ArgumentParser) -> None:
+    """``--observation``: the paper's observation ablation (tasks and scratchworld suites)."""
+    from scratch_gym.observations.settings import OBSERVATION_NAMES, OBSERVATION_SETTINGS, PRESETS
+
+    settings = "; ".join(f"{s.name}: {s.summary}" for s in OBSERVATION_SETTINGS.values())
+    presets = ", ".join(f"{k} = {v}" for k, v in PRESETS.items())
+    p.add_argument(
+        "--observation",
+        default=None,
+        choices=list(OBSERVATION_NAMES),
+        help=f"tasks and scratchworld suites, primitive mode: what the agent sees ({settings}; "
+        f"default screen_elements). Preset: {presets}, the paper's primitive-mode observation. "
+        "Recorded in every result row and table title",
+    )
 
 
 def agent_name(text: str) -> str:
@@ -234,6 +252,7 @@ SUITE_FLAGS = {
     "screens": "--screens",
     "references": "--references",
     "tasks_dirs": "--tasks-dir",
+    "observation": "--observation",
 }
 
 
@@ -256,6 +275,7 @@ def suite_from_args(args: argparse.Namespace) -> Suite:
         "seed": args.perception_seed,
         "screens": args.screens,
         "references": args.references,
+        "observation": args.observation,
     }
     if args.suite == "single-drag" and getattr(args, "tasks_dirs", None):
         options["tasks_dirs"] = tuple(args.tasks_dirs)  # other suites read them from the registry

@@ -3,9 +3,15 @@
 The DOM side (``bridge/elements.js``) lists blocks (canvas and flyout, with opcode and id), their
 editable fields, categories, tabs, menus, buttons, inputs, sprites, the stage and the canvas, each
 only where it is uncovered. OCR (optional) adds text the DOM does not know, e.g. a sprite's speech
-bubble on the stage. Fusion keeps the DOM elements in their order, then OCR-only texts; an OCR line
-lying on a DOM element is dropped, except on canvas blocks, where it is dropped only when the block's
-own text accounts for it (text of something else showing through stays).
+bubble on the stage. Two fusion rules (``FUSIONS``) keep the DOM elements in their order, then
+OCR-only texts:
+
+* ``explained`` (the default): an OCR line lying on a DOM element is dropped, except on canvas
+  blocks, where it is dropped only when the block's own text accounts for it (text of something
+  else showing through stays); an OCR line names a blank DOM element (an icon button) it lies on.
+* ``paper``: ScratchWorld's rule, deduplication by geometry (:mod:`.containment`): a line that
+  reaches the confidence threshold stays unless a DOM element other than the workspace and its
+  blocks wholly contains it.
 
 Text rows (``index type text (x, y) wxh``) give the element's click point (x, y), its centre where
 that is uncovered, and its box size; actions may name an element by index
@@ -27,6 +33,7 @@ from gymnasium import spaces
 
 from scratch_gym.editor.page import VIEWPORT, EditorPage
 from scratch_gym.observations.base import EpisodeText
+from scratch_gym.observations.containment import PAPER_MIN_SCORE, uncovered_lines
 from scratch_gym.observations.pixels import ScreenObservation
 from scratch_gym.ocr import IncrementalOcr, OcrEngine, TextBox, make_engine
 from scratch_gym.spaces import UnicodeText
@@ -54,6 +61,7 @@ CONTAINERS = frozenset({"canvas", "stage"})  # big areas whose inner text is not
 BLOCK_TYPES = frozenset({"block", "input", "dropdown"})  # canvas blocks and their fields
 COVERED_FRACTION = 0.6  # share of an OCR box inside a DOM box for the DOM box to cover it
 WORD_MATCH = 0.5  # similarity of an OCR word to a block's word for the block to explain it
+FUSIONS = ("explained", "paper")
 
 
 @dataclass(frozen=True)
@@ -121,8 +129,18 @@ def _inside_fraction(box: TextBox, el: dict[str, Any]) -> float:
     return ix * iy / area
 
 
-def fuse(dom: Sequence[dict[str, Any]], ocr: Sequence[TextBox] = ()) -> list[Element]:
-    """Merge DOM elements and OCR lines into one indexed list (DOM order, then OCR-only texts)."""
+def fuse(
+    dom: Sequence[dict[str, Any]],
+    ocr: Sequence[TextBox] = (),
+    rule: str = "explained",
+    min_score: float = PAPER_MIN_SCORE,
+) -> list[Element]:
+    """Merge DOM elements and OCR lines into one indexed list (DOM order, then OCR-only texts) by
+    the fusion ``rule`` (see the module doc); ``min_score`` is the ``paper`` rule's threshold."""
+    if rule == "paper":
+        return _listed(dom, uncovered_lines(dom, ocr, min_score))
+    if rule != "explained":
+        raise ValueError(f"unknown fusion rule {rule!r}; allowed: {', '.join(FUSIONS)}")
     dom = [dict(d) for d in dom]
     named: set[int] = set()
     extra: list[TextBox] = []
@@ -146,6 +164,15 @@ def fuse(dom: Sequence[dict[str, Any]], ocr: Sequence[TextBox] = ()) -> list[Ele
             continue
         if not any(text_explains(dom[i].get("text", ""), box.text) for i in covering):
             extra.append(box)
+    extra.sort(key=lambda b: (round(b.y / 4), b.x))
+    return _listed(dom, extra, named)
+
+
+def _listed(
+    dom: Sequence[dict[str, Any]], extra: Sequence[TextBox], named: set[int] | None = None
+) -> list[Element]:
+    """DOM elements (``named``: those whose text OCR gave), then the OCR lines as ``text``."""
+    named = named or set()
     out = [
         Element(
             index=k,
@@ -165,7 +192,6 @@ def fuse(dom: Sequence[dict[str, Any]], ocr: Sequence[TextBox] = ()) -> list[Ele
         )
         for k, el in enumerate(dom)
     ]
-    extra.sort(key=lambda b: (round(b.y / 4), b.x))
     for b in extra:
         cx, cy = b.center
         out.append(
@@ -183,18 +209,25 @@ class ElementReader:
     """Reads a page's element list; with ``ocr`` (an engine name or engine) also reads the screen.
 
     OCR runs only when ``ocr`` is set, once per distinct frame, re-reading only changed regions
-    when ``incremental``.
+    when ``incremental``; lines below ``min_score`` are dropped and the rest fused by ``fusion``
+    (``FUSIONS``). ``ocr_ms`` is the last read's OCR time (None without OCR).
     """
 
     def __init__(
         self,
         ocr: str | OcrEngine | None = None,
-        min_score: float = 0.5,
+        min_score: float = PAPER_MIN_SCORE,
         incremental: bool = True,
+        fusion: str = "explained",
     ) -> None:
+        if fusion not in FUSIONS:
+            raise ValueError(f"unknown fusion rule {fusion!r}; allowed: {', '.join(FUSIONS)}")
         engine = make_engine(ocr, min_score) if isinstance(ocr, str) else ocr
         self.ocr = IncrementalOcr(engine) if engine is not None else None
         self.incremental = incremental
+        self.min_score = float(min_score)
+        self.fusion = fusion
+        self.ocr_ms: float | None = None
 
     def read(self, page: EditorPage, screenshot: np.ndarray | None = None) -> list[Element]:
         dom = dom_elements(page)
@@ -202,9 +235,12 @@ class ElementReader:
             return fuse(dom)
         if screenshot is None:
             screenshot = page.screenshot()
-        return fuse(dom, self.ocr.recognize(screenshot, incremental=self.incremental))
+        lines = self.ocr.recognize(screenshot, incremental=self.incremental)
+        self.ocr_ms = self.ocr.stats.ms
+        return fuse(dom, lines, self.fusion, self.min_score)
 
     def reset(self) -> None:
+        self.ocr_ms = None
         if self.ocr is not None:
             self.ocr.reset()
 
@@ -217,10 +253,14 @@ class ScreenElementsObservation(ScreenObservation):
     """
 
     def __init__(
-        self, ocr: str | OcrEngine | None = None, min_score: float = 0.5, max_rows: int = 100_000
+        self,
+        ocr: str | OcrEngine | None = None,
+        min_score: float = PAPER_MIN_SCORE,
+        max_rows: int = 100_000,
+        fusion: str = "explained",
     ) -> None:
         super().__init__()
-        self.reader = ElementReader(ocr, min_score)
+        self.reader = ElementReader(ocr, min_score, fusion=fusion)
         self.space = spaces.Dict({**self.space.spaces, "elements": UnicodeText(max_rows * 100)})
         self.last_elements: list[Element] = []
 
@@ -237,6 +277,11 @@ class ScreenElementsObservation(ScreenObservation):
 
     def shown_elements(self) -> list[Element]:
         return self.last_elements
+
+    @property
+    def ocr_ms(self) -> float | None:
+        """The last observation's OCR time in ms (None without OCR)."""
+        return self.reader.ocr_ms
 
 
 def _opcodes() -> tuple[str, ...]:
@@ -267,12 +312,13 @@ class ElementArrayObservation:
         self,
         max_elements: int = 64,
         ocr: str | OcrEngine | None = None,
-        min_score: float = 0.5,
+        min_score: float = PAPER_MIN_SCORE,
         text_buckets: int = 1024,
+        fusion: str = "explained",
     ) -> None:
         self.max_elements = n = int(max_elements)
         self.text_buckets = int(text_buckets)
-        self.reader = ElementReader(ocr, min_score)
+        self.reader = ElementReader(ocr, min_score, fusion=fusion)
         self.opcodes = _opcodes()
         self._opcode_index = {op: i + 2 for i, op in enumerate(self.opcodes)}
         self.space = spaces.Dict(
@@ -320,3 +366,8 @@ class ElementArrayObservation:
 
     def shown_elements(self) -> list[Element]:
         return self.last_elements
+
+    @property
+    def ocr_ms(self) -> float | None:
+        """The last observation's OCR time in ms (None without OCR)."""
+        return self.reader.ocr_ms

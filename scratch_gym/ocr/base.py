@@ -32,7 +32,8 @@ class TextBox:
 
 
 class OcrEngine(Protocol):
-    """Recognises the text lines of an RGB uint8 image (H, W, 3)."""
+    """Recognises the text lines of an RGB uint8 image (H, W, 3). An engine may also have
+    ``load()`` (load its models now) and ``detect(image)`` (line boxes, unread)."""
 
     name: str
 

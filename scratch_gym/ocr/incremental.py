@@ -137,6 +137,11 @@ class IncrementalOcr:
         self._frame, self._key, self._boxes = None, "", []
 
     def recognize(self, image: np.ndarray, incremental: bool = True) -> list[TextBox]:
+        """The frame's text lines; ``stats`` says how it was read and in how many ms (loading
+        an engine's models, once, is not counted)."""
+        load = getattr(self.engine, "load", None)
+        if load is not None:
+            load()
         t0 = time.perf_counter()
         key = frame_key(image)
         if key == self._key:

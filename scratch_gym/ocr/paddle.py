@@ -113,6 +113,10 @@ class PaddleOcrEngine:
         self._rec = LineRecognizer(dirs["rec"] / "inference.onnx", self.rec_batch, self.threads)
         return self._rec
 
+    def load(self) -> None:
+        """Load the models now (the first ``recognize`` does otherwise)."""
+        self._load()
+
     def recognize(self, image: np.ndarray) -> list[TextBox]:
         """Text lines of an RGB uint8 image, above ``min_score``."""
         self._load()

@@ -29,6 +29,10 @@ class RapidOcrEngine:
             self._engine = RapidOCR(det_box_thresh=0.3, text_score=self.min_score)
         return self._engine
 
+    def load(self) -> None:
+        """Load the models now (the first ``recognize`` does otherwise)."""
+        self._load()
+
     def recognize(self, image: np.ndarray) -> list[TextBox]:
         bgr = np.ascontiguousarray(image[:, :, ::-1])
         result, _ = self._load()(bgr, use_cls=False)

@@ -22,6 +22,7 @@ from typing import Any
 
 from scratch_gym.agents.base import Agent, AgentError
 from scratch_gym.records.status import AGENT_ERROR, FAILURE, INFRASTRUCTURE_ERROR, SUCCESS
+from scratch_gym.runner.observation_stats import ObservationTally
 from scratch_gym.runner.recording import Recorder
 
 INFRA_RETRIES = 2
@@ -71,6 +72,8 @@ def run_episode(
             "wall_s": time.perf_counter() - t0,
         }
     recorder = Recorder(record_dir, title=f"{agent.name} on {task.id}") if record_dir else None
+    tally = ObservationTally()
+    tally.add(info)
     initial_psr = float(info.get("initial_psr", info.get("psr", 0.0)) or 0.0)
     total = 0.0
     steps = 0
@@ -98,6 +101,7 @@ def run_episode(
         obs, reward, terminated, truncated, info = env.step(action)
         steps += 1
         total += float(reward)
+        tally.add(info)
         if recorder is not None:
             recorder.result(reward, info)
         if on_step is not None:
@@ -134,6 +138,7 @@ def run_episode(
         "tests": [{"name": t["name"], "passed": t["passed"]} for t in info.get("tests", [])],
         "usage": usage,
         "wall_s": time.perf_counter() - t0,
+        **tally.fields(),
         **judged,
     }
     if parse_errors:

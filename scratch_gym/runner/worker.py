@@ -31,6 +31,7 @@ def job_record(job: Job, outcome: dict[str, Any], started: float, host: str = ""
         "category": job.category,
         "run": job.run,
         "seed": job.seed,
+        **job.suite.record_fields(job.agent.mode),
         **outcome,
         "started": started,
         "host": host or f"{socket.gethostname()}:{os.getpid()}",

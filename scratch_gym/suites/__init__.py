@@ -27,8 +27,8 @@ from scratch_gym.suites.tasks import TaskSuite
 
 # each suite's class and the options it takes
 SUITE_CLASSES: dict[str, tuple[type[Suite], tuple[str, ...]]] = {
-    "tasks": (TaskSuite, ()),
-    "scratchworld": (TaskSuite, ("scratchworld", "time")),
+    "tasks": (TaskSuite, ("observation",)),
+    "scratchworld": (TaskSuite, ("scratchworld", "time", "observation")),
     "single-drag": (SingleDragSuite, ("setting", "scratchworld", "regions", "tasks_dirs")),
     "perception": (PerceptionSuite, ("seed", "screens")),
     "nl2scratch": (ProgramSuite, ("references",)),
@@ -39,8 +39,9 @@ SUITES = tuple(SUITE_CLASSES)
 def make_suite(
     name: str = "tasks", *, labels: Mapping[str, str] | None = None, **options: Any
 ) -> Suite:
-    """A suite by name: ``tasks``; ``scratchworld`` (scratchworld=PATH; time=virtual|real, how its
-    scripts run); ``single-drag``
+    """A suite by name: ``tasks`` (observation=screen|screen_elements|screen_elements_ocr, in
+    primitive mode); ``scratchworld`` (scratchworld=PATH; time=virtual|real, how its scripts run;
+    observation); ``single-drag``
     (setting; scratchworld=PATH for a checkout's single-drag tasks, regions=editor|model); ``perception`` (seed,
     screens); ``nl2scratch`` (references). Options that do not apply to the suite are an error that names them (as ``labels`` spells them, e.g. the
     command line's flags)."""

@@ -66,6 +66,10 @@ class Suite:
         """A new environment for agents acting in ``mode``."""
         raise NotImplementedError
 
+    def record_fields(self, mode: str) -> dict[str, Any]:
+        """Fields every record of this suite in ``mode`` carries (e.g. the observation setting)."""
+        return {}
+
     def judge(self, task: Task, info: dict[str, Any], action: Any = None) -> dict[str, Any]:
         """Record fields from the episode's last ``info`` (and the last ``action``): ``success``
         and ``psr`` where the environment does not report them, and the suite's own figures."""

@@ -8,6 +8,11 @@ denominator is every selected task x k runs (``episodes``): agent errors count a
 API), with a PSR of 0 unless the record holds a measured one, and they are shown in ``infra``
 beside the rates. ``--resume`` reruns the infrastructure errors (and only those), after which
 the rates count their new outcomes.
+
+In primitive mode, ``observation`` picks a setting of the paper's observation ablation
+(:mod:`scratch_gym.observations.settings`); every record names its ``observation``, and the table
+has one block per mode and observation, with the element list's mean size and the OCR time per
+step where they were measured.
 """
 
 from __future__ import annotations
@@ -18,6 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scratch_gym.observations.settings import (
+    DEFAULT_SETTING,
+    OBSERVATION_SETTINGS,
+    observation_setting,
+)
 from scratch_gym.records.status import AGENT_ERROR, is_counted, status_of
 from scratch_gym.records.text import table
 from scratch_gym.suites.base import Suite
@@ -35,11 +45,16 @@ class TaskSuite(Suite):
 
     scratchworld: str | None = None
     time: str | None = None  # ScratchWorld's scripts in "virtual" (default) or "real" time
+    observation: str | None = None  # primitive mode's setting (default screen_elements)
     modes = ("primitive", "composite")
 
     def __post_init__(self) -> None:
         if self.time is not None and self.time not in ("virtual", "real"):
             raise ValueError(f"time must be 'virtual' or 'real', not {self.time!r}")
+        if self.observation is not None:  # a preset is stored as the setting it names
+            setting = observation_setting(self.observation)
+            object.__setattr__(self, "observation", setting.name)
+            check_ocr_installed(setting.defaults.get("ocr"), setting.name)
         if self.scratchworld:
             resolved = str(Path(self.scratchworld).expanduser().resolve())
             object.__setattr__(self, "scratchworld", resolved)
@@ -51,6 +66,26 @@ class TaskSuite(Suite):
     @property
     def source(self) -> str:
         return self.scratchworld or "built-in"
+
+    @property
+    def variant(self) -> str:
+        """The observation setting, where it is not the default (results keys stay as before)."""
+        return "" if self.observation in (None, DEFAULT_SETTING) else str(self.observation)
+
+    def check_mode(self, mode: str) -> None:
+        super().check_mode(mode)
+        if self.observation is not None and mode != "primitive":
+            raise ValueError(
+                f"the observation setting {self.observation!r} is for primitive mode; "
+                f"{mode} mode observes the program as text"
+            )
+
+    def observation_of(self, mode: str) -> str:
+        """What agents in ``mode`` observe: the setting's name, or ``pseudocode``."""
+        return (self.observation or DEFAULT_SETTING) if mode == "primitive" else "pseudocode"
+
+    def record_fields(self, mode: str) -> dict[str, Any]:
+        return {"observation": self.observation_of(mode)}
 
     def select(
         self, categories: Sequence[str] | None = None, task_ids: Sequence[str] | None = None
@@ -98,6 +133,8 @@ class TaskSuite(Suite):
         }
         if env_spec.max_steps:
             kwargs["max_steps"] = env_spec.max_steps
+        if self.observation is not None:
+            kwargs["observation"] = self.observation
         return gym.make(MODE_ENV_IDS[mode], **kwargs)
 
     def report(self, records: list[dict[str, Any]]) -> str:
@@ -105,11 +142,37 @@ class TaskSuite(Suite):
 
     def figures(self, records: list[dict[str, Any]]) -> dict[str, Any]:
         s = summary(records)
-        return {"sr": s["sr"], "psr": s["psr"], "categories": s["categories"]}
+        observations = _ordered(str(r["observation"]) for r in records if r.get("observation"))
+        return {
+            "sr": s["sr"],
+            "psr": s["psr"],
+            "categories": s["categories"],
+            "observation": observations[0] if len(observations) == 1 else observations,
+            **{k: s[k] for k in OBSERVATION_FIGURES},
+        }
+
+
+def check_ocr_installed(engine: str | None, setting: str) -> None:
+    """ValueError naming what to install when ``setting`` needs an OCR engine that is missing
+    (before any browser starts, not in every episode)."""
+    from scratch_gym.ocr import missing_packages
+
+    missing = missing_packages(engine) if engine else []
+    if missing:
+        raise ValueError(
+            f"the observation setting {setting!r} needs the ocr extra (missing "
+            f"{', '.join(missing)}): pip install 'scratch-gym[ocr]'"
+        )
 
 
 CATEGORIES = ("create", "debug", "extend", "compute")
 TABLE1_MODES = ("primitive", "composite")  # the paper's order; other modes follow
+# per-step means of the records (runner.observation_stats), with their column names
+OBSERVATION_FIGURES = {
+    "elements_per_step": "elements/step",
+    "ocr_texts_per_step": "OCR texts/step",
+    "ocr_ms_per_step": "OCR ms/step",
+}
 
 
 def counted(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -152,11 +215,13 @@ def summary(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
         }
         for c, rs in sorted(by_cat.items())
     }
+    for key in OBSERVATION_FIGURES:  # over the episodes that measured them
+        out[key] = _mean(r[key] for r in records if r.get(key) is not None)
     return out
 
 
 def table1(records: Iterable[dict[str, Any]]) -> str:
-    """The Table 1 layout, one block per mode present in ``records``."""
+    """The Table 1 layout, one block per mode (and observation setting) present in ``records``."""
     records = list(records)
     blocks = []
     modes = [m for m in TABLE1_MODES if any(r.get("mode") == m for r in records)]
@@ -166,31 +231,39 @@ def table1(records: Iterable[dict[str, Any]]) -> str:
         - {None, "single_drag", "perception", "nl2scratch"}
     )
     for mode in modes:
-        rows = []
-        agents = _ordered(r["agent"] for r in records if r.get("mode") == mode)
-        for agent in agents:
-            mine = [r for r in records if r.get("mode") == mode and r["agent"] == agent]
-            s = summary(mine)
-            cats = [_pct(s["categories"].get(c, {}).get("sr")) for c in CATEGORIES]
-            row = [agent, *cats, _pct(s["sr"]), _pct(s["psr"]), s["episodes"]]
-            rows.append([*row, s["agent_errors"], s["infra"]])
-        headers = [
-            "agent",
-            "Create",
-            "Debug",
-            "Extend",
-            "Compute",
-            "SR",
-            "PSR",
-            "episodes",
-            "agent errors",
-            "infra",
-        ]
-        blocks.append(
-            f"{mode.capitalize()} mode (success rate %, PSR %; over all episodes: agent and "
-            f"infrastructure errors count as failures)\n{table(headers, rows)}"
-        )
+        in_mode = [r for r in records if r.get("mode") == mode]
+        for observation in _ordered(r.get("observation") for r in in_mode):
+            mine = [r for r in in_mode if r.get("observation") == observation]
+            blocks.append(_block(mode, observation, mine))
     return "\n\n".join(blocks)
+
+
+def observation_title(mode: str, observation: str | None) -> str:
+    """How a block's title names what the agents observed."""
+    if observation in OBSERVATION_SETTINGS:
+        return f", observation {observation}: {OBSERVATION_SETTINGS[observation].summary}"
+    if observation is None:
+        return ", observation not recorded" if mode == "primitive" else ""
+    return f", observation {observation}"
+
+
+def _block(mode: str, observation: str | None, records: list[dict[str, Any]]) -> str:
+    """One mode's (and observation's) rows, one per agent."""
+    measured = [k for k in OBSERVATION_FIGURES if any(r.get(k) is not None for r in records)]
+    rows = []
+    for agent in _ordered(r["agent"] for r in records):
+        s = summary(r for r in records if r["agent"] == agent)
+        cats = [_pct(s["categories"].get(c, {}).get("sr")) for c in CATEGORIES]
+        row = [agent, *cats, _pct(s["sr"]), _pct(s["psr"]), s["episodes"]]
+        row += [s["agent_errors"], s["infra"]]
+        rows.append(row + [_num(s[k]) for k in measured])
+    headers = ["agent", "Create", "Debug", "Extend", "Compute", "SR", "PSR", "episodes"]
+    headers += ["agent errors", "infra", *(OBSERVATION_FIGURES[k] for k in measured)]
+    return (
+        f"{mode.capitalize()} mode{observation_title(mode, observation)} (success rate %, "
+        "PSR %; over all episodes: agent and infrastructure errors count as failures)\n"
+        f"{table(headers, rows)}"
+    )
 
 
 def _mean(values: Iterable[Any]) -> float | None:
@@ -203,5 +276,10 @@ def _pct(value: float | None) -> str:
     return "-" if value is None or value != value else f"{100 * value:.1f}"
 
 
-def _ordered(names: Iterable[str]) -> list[str]:
+def _num(value: float | None) -> str:
+    """A per-step mean with one decimal; '-' where none was measured."""
+    return "-" if value is None or value != value else f"{value:.1f}"
+
+
+def _ordered(names: Iterable[Any]) -> list[Any]:
     return list(dict.fromkeys(names))

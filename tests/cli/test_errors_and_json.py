@@ -57,6 +57,8 @@ BAD_ARGUMENTS = [
     (["eval", "--suite", "perception", "--setting", "gt_start"], "--setting does not apply"),
     (["eval", "--suite", "scratchworld", "--scratchworld", "{missing}"], "no such folder"),
     (["eval", "--agent", "oracle", "--block-reference"], "--block-reference is for the llm agent"),
+    (["eval", "--observation", "screen", "--mode", "composite"], "'screen' is for primitive mode"),
+    (["eval", "--suite", "perception", "--observation", "paper"], "--observation does not apply"),
     (["demos", "--out", "{tmp}", "--obs-size", "3"], "WxH"),
     (["tasks", "list", "--category", "creat"], "did you mean 'create'?"),
     (["tasks", "check"], "tasks check needs task ids, or --all"),

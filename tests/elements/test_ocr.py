@@ -51,6 +51,39 @@ def test_fusion_keeps_dom_order_then_ocr_only_texts():
     assert fused[5].row() == '5 text "Hi there" (920, 206) 40x12'
 
 
+def test_paper_fusion_drops_only_lines_wholly_inside_a_dom_element_off_the_workspace():
+    dom = [
+        _dom("category", "Motion", 0, 90, 60, 45),
+        _dom("canvas", "", 312, 92, 470, 628),
+        _dom("block", "turn ↻ 15 degrees", 500, 300, 130, 38, opcode="motion_turnright"),
+        _dom("input", "15", 580, 305, 30, 28, block_id="tr", field="NUM"),
+        _dom("flyout_block", "move 10 steps", 70, 120, 100, 38, opcode="motion_movesteps"),
+        _dom("stage", "", 790, 92, 480, 360),
+    ]
+    low = TextBox("Sensing", 0.49, 400, 600, 40, 12)  # below the paper's 0.5
+    ocr = [
+        _box("Motion", 10, 115),  # inside the category: dropped
+        _box("move", 75, 130),  # inside a flyout block: dropped
+        _box("tum", 505, 310),  # on a canvas block: kept, as ScratchWorld keeps it
+        _box("15", 582, 310, 20, 12),  # in a canvas block's field: kept
+        _box("Hi there", 900, 200),  # on the stage: dropped (the stage is a DOM element)
+        _box("Look", 400, 500),  # on the bare workspace: kept
+        _box("Motio", 50, 130),  # sticks out of the category: kept
+        low,
+    ]
+    fused = fuse(dom, ocr, rule="paper")
+    assert [e.text for e in fused[:6]] == [d["text"] for d in dom]  # DOM unchanged, first
+    assert all(e.source == "dom" for e in fused[:6])
+    assert [(e.type, e.text, e.source) for e in fused[6:]] == [
+        ("text", "tum", "ocr"), ("text", "15", "ocr"), ("text", "Look", "ocr"),
+        ("text", "Motio", "ocr"),
+    ]  # fmt: skip
+    assert [e.index for e in fused] == list(range(len(fused)))
+    assert len(fuse(dom, [low], rule="paper", min_score=0.4)) == len(dom) + 1
+    with pytest.raises(ValueError, match="allowed: explained, paper"):
+        fuse(dom, ocr, rule="nearest")
+
+
 def test_text_explains_allows_misreads_but_not_other_words():
     assert text_explains("turn ↻ 15 degrees", "tum C")
     assert text_explains("go to random position", "random position ")

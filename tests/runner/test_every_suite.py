@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from scratch_gym.cli import eval as eval_cmd
+from scratch_gym.ocr import missing_packages
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "scratchworld"
 RECORD_KEYS = {"key", "agent", "agent_name", "mode", "suite", "task", "category", "run", "seed",
@@ -107,15 +108,28 @@ def test_task_and_scratchworld_suites(tmp_path, capsys):
     out, s, records = run_suite(argv, tmp_path / "o", capsys)
     check_common(s, records, "tasks", "oracle")
     assert "Composite mode" in out and s["sr"] == 1.0
+    assert records[0]["observation"] == "pseudocode"
     argv = ["--tasks", "say-hello", "--agent", "random", "--max-steps", "2"]
+    if not missing_packages("paddleocr"):  # the paper's observation: DOM + PaddleOCR
+        argv += ["--observation", "paper"]
     out, s, records = run_suite(argv, tmp_path / "r", capsys)
     check_common(s, records, "tasks", "random")
     assert "Primitive mode" in out and records[0]["steps"] <= 2
+    if "--observation" in argv:
+        r = records[0]
+        assert r["observation"] == s["observation"] == "screen_elements_ocr"
+        assert "observation screen_elements_ocr: screenshot + DOM elements + PaddleOCR" in out
+        assert r["elements_per_step"] > 20 and r["ocr_texts_per_step"] > 0
+        assert r["ocr_ms_per_step"] > 0 and r["ocr_steps"] == r["steps"] + 1
+        assert "elements/step" in out and "OCR ms/step" in out
+        assert s["ocr_ms_per_step"] == r["ocr_ms_per_step"]
     argv = ["--suite", "scratchworld", "--scratchworld", str(FIXTURE), "--agent", "random",
-            "--max-steps", "2"]  # fmt: skip
+            "--max-steps", "2", "--observation", "screen"]  # fmt: skip
     out, s, records = run_suite(argv, tmp_path / "s", capsys)
     check_common(s, records, "scratchworld", "random")
     assert records[0]["task"] == "scratchworld-greet_and_move"
+    assert records[0]["observation"] == "screen" and "elements_per_step" not in records[0]
+    assert "observation screen: screenshot only" in out and "elements/step" not in out
 
 
 def test_a_suite_option_on_the_wrong_suite_is_a_clear_error(tmp_path, capsys):

@@ -149,7 +149,8 @@ def test_an_infrastructure_failure_counts_as_a_failure_in_sr():
     assert (s["episodes"], s["infra"], s["sr"], s["psr"]) == (2, 1, 0.5, 0.5)
     assert s["categories"]["create"]["sr"] == 0.5
     row = next(line for line in table1(records).splitlines() if line.startswith("oracle "))
-    assert row.split()[5:] == ["50.0", "50.0", "2", "0", "1"]  # SR, PSR, episodes, errors, infra
+    assert row.split()[5:10] == ["50.0", "50.0", "2", "0", "1"]  # SR, PSR, episodes, errors, infra
+    assert "elements/step" in table1(records)  # then the element list's size, from the solved one
 
 
 @pytest.mark.browser
