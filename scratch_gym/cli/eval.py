@@ -270,6 +270,10 @@ def generation_kwargs(args: argparse.Namespace) -> dict:
         return {}
     if args.agent != "llm" and (args.shots or args.samples > 1):
         raise ValueError(f"--shots and --samples are options of the llm agent, not {args.agent}")
+    if args.examples:
+        from scratch_gym.nl2scratch.retrieval import read_pool
+
+        read_pool(args.examples)  # a bad line is named here, before any browser starts
     return {"protocol": "paper", **options}
 
 
