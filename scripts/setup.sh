@@ -32,10 +32,10 @@ fi
 PIP=".venv/bin/pip --disable-pip-version-check -q"
 stamp=.venv/.scratch-gym-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "== installing scratch-gym into .venv (with dev, rl, ocr, demos, ray and docs extras; CPU torch)"
+  echo "== installing scratch-gym into .venv (with dev, rl, ocr, demos, ray, docs and nl2scratch extras; CPU torch)"
   # torch first, pinned to the CPU build, so that stable-baselines3 pulls no CUDA torch.
   $PIP install "torch==2.13.0"
-  $PIP install -e ".[dev,rl,ocr,demos,ray,docs]"
+  $PIP install -e ".[dev,rl,ocr,demos,ray,docs,nl2scratch]"
   touch "$stamp"
 fi
 

@@ -1,5 +1,8 @@
 """A minimal client for OpenAI-compatible chat-completions endpoints (stdlib HTTP).
 
+Every choice of a reply is kept (:class:`ChatChoice`), with its length-normalised log-likelihood
+(the mean token log-probability) when the request asked for ``logprobs``.
+
 The API key is read from an environment variable when the client is made and is sent only in the
 ``Authorization`` header; it is never logged or put in errors or ``repr``.
 """
@@ -19,12 +22,22 @@ from scratch_gym.agents.base import AgentError
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 
 
+@dataclass(frozen=True)
+class ChatChoice:
+    """One generated choice: its text and, with log-probs, their mean over its tokens."""
+
+    text: str
+    logprob_mean: float | None = None
+    tokens: int | None = None
+
+
 @dataclass
 class ChatReply:
     text: str
     usage: dict[str, int]
     attempts: int
     latency_s: float
+    choices: list[ChatChoice] = field(default_factory=list)
 
 
 @dataclass
@@ -76,16 +89,31 @@ class ChatClient:
 
     @staticmethod
     def _reply(payload: dict[str, Any], attempts: int, latency_s: float) -> ChatReply:
-        content = payload["choices"][0]["message"]["content"]
-        if isinstance(content, list):  # some servers return content parts
-            content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+        choices = [_choice(c) for c in payload["choices"]]
         usage = payload.get("usage") or {}
         return ChatReply(
-            text=content or "",
+            text=choices[0].text,
             usage={k: int(v) for k, v in usage.items() if isinstance(v, int)},
             attempts=attempts,
             latency_s=latency_s,
+            choices=choices,
         )
+
+
+def _choice(choice: dict[str, Any]) -> ChatChoice:
+    """A choice of a chat-completions response; its token log-probs are read from
+    ``logprobs.content[].logprob`` (chat format) or ``logprobs.token_logprobs`` (completions)."""
+    content = choice["message"]["content"]
+    if isinstance(content, list):  # some servers return content parts
+        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    logprobs = choice.get("logprobs") or {}
+    if isinstance(logprobs.get("content"), list):
+        values = [t.get("logprob") for t in logprobs["content"] if isinstance(t, dict)]
+    else:
+        values = logprobs.get("token_logprobs") or []
+    values = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    mean = sum(values) / len(values) if values else None
+    return ChatChoice(content or "", mean, len(values) if values else None)
 
 
 def _body(exc: urllib.error.HTTPError) -> str:

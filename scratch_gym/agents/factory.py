@@ -19,6 +19,9 @@ from scratch_gym.agents.single_drag import (
 )
 
 AGENTS = ("random", "oracle", "llm", "drag-policy", "drag-heuristic")
+# the options of the llm agent under the nl2scratch ``paper`` generation protocol (the others:
+# coords, history ... belong to the retrying agent and are left out)
+PAPER_KEYS = ("shots", "examples", "samples", "temperature", "top_p")
 # agents that act in one mode only
 ONE_MODE = {"drag-policy": "single_drag", "drag-heuristic": "single_drag"}
 # the one-step suites' built-in agents, by mode
@@ -39,7 +42,8 @@ def make_agent(name: str, mode: str = "primitive", **kwargs: Any) -> Agent:
     own: the primitive or composite oracle, the single-drag, perception or NL2Scratch oracle), or
     ``llm`` (base_url, model, api_key_env, coords, history, max_retries, backoff_s, timeout_s,
     temperature, max_tokens, parse_retries; in composite mode ``block_reference=True`` puts the
-    block reference into its system prompt); in single_drag mode also ``drag-policy`` (the
+    block reference into its system prompt; in nl2scratch mode ``protocol="paper"`` makes the
+    paper protocol's one-shot writer with shots, examples, samples, temperature, top_p); in single_drag mode also ``drag-policy`` (the
     shipped checkpoint, or ``drag-policy:PATH``) and ``drag-heuristic``."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; allowed: {', '.join(MODES)}")
@@ -70,6 +74,20 @@ def make_agent(name: str, mode: str = "primitive", **kwargs: Any) -> Agent:
         prompt = system_prompt(mode, block_reference=True) if block_reference else None  # checks
         client_keys = ("base_url", "model", "api_key_env", "max_retries", "backoff_s", "timeout_s")
         client = ChatClient(**{k: kwargs.pop(k) for k in client_keys if k in kwargs})
+        protocol = kwargs.pop("protocol", None)
+        if protocol is not None and mode != "nl2scratch":
+            raise ValueError(f"a generation protocol is for nl2scratch mode, not {mode!r}")
+        if mode == "nl2scratch":
+            from scratch_gym.nl2scratch.generation import get_generation_protocol
+
+            generation = get_generation_protocol(protocol)
+            if generation.name == "paper":
+                from scratch_gym.agents.program_writer import ProgramWriterAgent
+
+                kwargs = {k: v for k, v in kwargs.items() if k in PAPER_KEYS}
+                return ProgramWriterAgent(client, **kwargs)
+            kwargs.setdefault("max_tokens", generation.max_tokens)
+            kwargs.setdefault("parse_retries", generation.parse_retries)
         agent = LLMAgent(client, mode=mode, **kwargs)
         if prompt is not None:
             agent.system = prompt  # the composite prompt with the block reference

@@ -8,6 +8,7 @@ for single-drag), so a change to an action changes the prompt.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from scratch_gym.agents.coords import Coordinates
 
@@ -146,6 +147,33 @@ def perception_prompt() -> str:
             REPLY_FORMAT.replace("the action", "your answer"),
         ]
     )
+
+
+PAPER_PROGRAM_SYSTEM = (
+    "You translate a description of a Scratch 3 program into the program, written as NL2Scratch "
+    "pseudocode (scratchblocks text): one block per line, four spaces of indentation inside "
+    "C-blocks, `end` closing each C-block. Reply with the program only: no explanation, no code "
+    "fences."
+)
+
+
+def paper_program_messages(
+    description: str, examples: Sequence[tuple[str, Sequence[str]]] = ()
+) -> list[dict[str, str]]:
+    """The messages of the ``paper`` generation protocol: a system prompt, then one user message
+    with the retrieved ``examples`` (description, program lines), nearest first, and the
+    description to translate. scratch-gym's own wording: the paper does not print its prompt."""
+    parts = []
+    if examples:
+        parts.append("Examples:")
+        for nl, program in examples:
+            parts.append(f"Description: {nl}\nProgram:\n" + "\n".join(program))
+        parts.append("Now the description to translate.")
+    parts.append(f"Description: {description}\nProgram:")
+    return [
+        {"role": "system", "content": PAPER_PROGRAM_SYSTEM},
+        {"role": "user", "content": "\n\n".join(parts)},
+    ]
 
 
 def program_prompt() -> str:

@@ -13,6 +13,10 @@ Examples::
     scratch-gym eval --suite perception --agent oracle --screens 20           # accuracy by type
     scratch-gym eval --suite nl2scratch --agent llm --references test.jsonl   # EM/F1/PS/SAC
     scratch-gym eval --agent oracle --observation screen_elements_ocr  # DOM + PaddleOCR, as the paper
+    scratch-gym eval --suite nl2scratch --agent llm --references test.jsonl --protocol paper \
+        --shots 20 --examples pool.jsonl                # the paper's protocol, retrieval ICL
+    scratch-gym eval --suite nl2scratch --agent llm --references test.jsonl --protocol paper \
+        --samples 8 --temperature 0.7 --top-p 0.9       # candidates for reranking
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scratch_gym.cli.arguments import existing_dir, existing_file, positive_int
+from scratch_gym.cli.arguments import existing_dir, existing_file, non_negative_int, positive_int
 from scratch_gym.cli.output import print_error, print_json_last
 
 if TYPE_CHECKING:
@@ -136,6 +140,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--json", action="store_true", help="print one JSON object last")
     add_llm_arguments(p)
+    add_generation_arguments(p)
     p.add_argument(
         "--block-reference",
         action="store_true",
@@ -193,6 +198,51 @@ def add_llm_arguments(p: argparse.ArgumentParser) -> None:
     llm.add_argument("--temperature", type=float, default=0.0)
 
 
+def add_generation_arguments(p: argparse.ArgumentParser) -> None:
+    """The nl2scratch suite's generation protocol and its options (docs/nl2scratch.md)."""
+    from scratch_gym.nl2scratch.generation import DEFAULT_GENERATION, GENERATION_PROTOCOLS
+
+    g = p.add_argument_group("nl2scratch generation")
+    g.add_argument(
+        "--protocol",
+        default=None,
+        choices=list(GENERATION_PROTOCOLS),
+        help=f"nl2scratch: how programs are generated (default {DEFAULT_GENERATION}: 3 attempts "
+        "with parser feedback, JSON reply, project context; paper: one greedy generation of at "
+        "most 384 tokens, plain-text reply)",
+    )
+    g.add_argument(
+        "--shots",
+        type=non_negative_int,
+        default=0,
+        metavar="K",
+        help="paper protocol: K TF-IDF-nearest examples of --examples in the prompt",
+    )
+    g.add_argument(
+        "--examples",
+        default=None,
+        type=existing_file,
+        metavar="JSONL",
+        help="the retrieval pool: {nl, pseudocode, key?} lines (never retrieved for themselves)",
+    )
+    g.add_argument(
+        "--samples",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="paper protocol: N sampled candidates with log-probs (with --temperature > 0); the "
+        "first is scored, all are written to --candidates",
+    )
+    g.add_argument("--top-p", type=float, default=None, help="nucleus sampling (with --samples)")
+    g.add_argument(
+        "--candidates",
+        default=None,
+        metavar="JSONL",
+        help="where --samples writes the candidates (default: the results file's name with "
+        ".candidates.jsonl); score them with scratch-gym nl2scratch --predictions",
+    )
+
+
 def warn_public_endpoint(agents: list[str], args: argparse.Namespace) -> None:
     """One warning line on stderr when an LLM agent will call the public default endpoint with no
     key in its environment variable (every request would fail with HTTP 401)."""
@@ -222,7 +272,33 @@ def print_failures(records: list[dict], results: str | list[str] | None) -> None
         print(f"results: {results} ({len(records)} episodes)")
 
 
+def generation_kwargs(args: argparse.Namespace) -> dict:
+    """The llm agent's options under the nl2scratch ``paper`` generation protocol (checked)."""
+    from scratch_gym.nl2scratch.generation import check_generation_options
+
+    options = {
+        "shots": args.shots,
+        "examples": args.examples,
+        "samples": args.samples,
+        "temperature": args.temperature,
+        "top_p": args.top_p,
+    }
+    check_generation_options(args.protocol, **options)
+    if args.protocol != "paper":
+        return {}
+    if args.agent != "llm" and (args.shots or args.samples > 1):
+        raise ValueError(f"--shots and --samples are options of the llm agent, not {args.agent}")
+    if args.examples:
+        from scratch_gym.nl2scratch.retrieval import read_pool
+
+        read_pool(args.examples)  # a bad line is named here, before any browser starts
+    return {"protocol": "paper", **options}
+
+
 def agent_kwargs(args: argparse.Namespace) -> dict:
+    if args.agent == "llm" and getattr(args, "protocol", None) == "paper":
+        base = {"base_url": args.base_url, "model": args.model, "api_key_env": args.api_key_env}
+        return base | {"max_retries": args.max_retries} | generation_kwargs(args)
     if args.agent == "llm":
         return {
             "base_url": args.base_url,
@@ -253,6 +329,7 @@ SUITE_FLAGS = {
     "references": "--references",
     "tasks_dirs": "--tasks-dir",
     "observation": "--observation",
+    "protocol": "--protocol",
 }
 
 
@@ -276,6 +353,7 @@ def suite_from_args(args: argparse.Namespace) -> Suite:
         "screens": args.screens,
         "references": args.references,
         "observation": args.observation,
+        "protocol": args.protocol,
     }
     if args.suite == "single-drag" and getattr(args, "tasks_dirs", None):
         options["tasks_dirs"] = tuple(args.tasks_dirs)  # other suites read them from the registry
@@ -299,6 +377,7 @@ def run(args: argparse.Namespace) -> int:
             mode = args.mode or suite.modes[0]
             suite.check_mode(mode)
             check_agent_mode(args.agent, mode)
+            generation_kwargs(args)  # the generation options, checked before any browser starts
             if args.block_reference and (args.agent != "llm" or mode != "composite"):
                 raise ValueError(
                     f"--block-reference is for the llm agent in composite mode, not "
@@ -330,6 +409,12 @@ def run(args: argparse.Namespace) -> int:
             return print_error(str(exc).strip("'\""))
     print(report_tables(records))
     print_failures(records, args.results if args.report is None else None)
+    candidates = None
+    if args.report is None and args.samples > 1:
+        candidates = write_candidates(records, args.candidates or candidates_path(args.results))
+        print(
+            f"candidates: {candidates} (score: scratch-gym nl2scratch --predictions {candidates})"
+        )
     if args.plot:
         from scratch_gym.runner.plots import plot_categories
 
@@ -337,5 +422,30 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         payload = summary_json(records, suite_name)
         payload["results"] = args.results if args.report is None else args.report
+        if candidates is not None:
+            payload["candidates"] = candidates
         print_json_last(payload)
     return 1 if all_infrastructure(records) else 0
+
+
+def candidates_path(results: str) -> str:
+    """The candidates file beside a results file: ``runs/x.jsonl`` -> ``runs/x.candidates.jsonl``."""
+    path = Path(results)
+    return str(path.with_name(path.stem + ".candidates.jsonl"))
+
+
+def write_candidates(records: list[dict], path: str) -> str:
+    """The sampled candidates of the records as a predictions JSONL for ``scratch-gym
+    nl2scratch`` (one ``{key, candidates: [{text, logprob_mean}], protocol, samples}`` line per
+    item, in record order); returns the path."""
+    import json
+
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8") as handle:
+        for r in records:
+            if r.get("candidates"):
+                row = {"key": r.get("item_key", r["task"]), "candidates": r["candidates"]}
+                row |= {k: r[k] for k in ("protocol", "samples", "agent") if k in r}
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return str(out)

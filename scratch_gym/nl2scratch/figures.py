@@ -4,7 +4,9 @@ program length (Figure 6), as tables and, optionally, PNG charts.
 * Figure 4: for each SAC slot, its mean score over the examples where it was comparable and its
   coverage (the fraction of examples where it was comparable), for SAC_nl and SAC_ref.
 * Figure 6: the examples grouped by the reference program's length in lines (``LENGTH_BINS``),
-  with the count and EM, F1, PS, SAC_nl and SAC_ref averages of each group.
+  with the count, the EM, F1, PS, SAC_nl and SAC_ref averages and the perfect-SAC_ref rate
+  (the share with SAC_ref = 100%, as the protocol compares it; the paper's Figure 6) of each
+  group.
 """
 
 from __future__ import annotations
@@ -23,8 +25,15 @@ LENGTH_BINS: tuple[tuple[str, int, int], ...] = (
     ("21-30", 21, 30),
     (">=31", 31, 10**9),
 )
-LENGTH_METRICS = ("em", "f1", "ps", "sac_nl", "sac_ref")
-METRIC_LABELS = {"em": "EM", "f1": "F1", "ps": "PS", "sac_nl": "SAC_nl", "sac_ref": "SAC_ref"}
+LENGTH_METRICS = ("em", "f1", "ps", "sac_nl", "sac_ref", "sac_ref_perfect")
+METRIC_LABELS = {
+    "em": "EM",
+    "f1": "F1",
+    "ps": "PS",
+    "sac_nl": "SAC_nl",
+    "sac_ref": "SAC_ref",
+    "sac_ref_perfect": "SAC_ref=100%",
+}
 
 
 def _slot_stats(examples: list[ExampleScores], attribute: str, slot: str) -> dict[str, Any]:
@@ -48,13 +57,19 @@ def slot_alignment(result: BenchmarkResult) -> dict[str, dict[str, dict[str, Any
 
 
 def metrics_by_length(result: BenchmarkResult) -> list[dict[str, Any]]:
-    """Figure 6: one row per length bin with ``bin``, ``n`` and the metric averages."""
+    """Figure 6: one row per length bin with ``bin``, ``n``, the metric averages and
+    ``sac_ref_perfect``, the share of the bin's examples with a perfect SAC_ref (None when the
+    bin is empty)."""
+    perfect = result.protocol.perfect
     rows = []
     for label, low, high in LENGTH_BINS:
         group = [s for s in result.examples if low <= s.reference_lines <= high]
         row: dict[str, Any] = {"bin": label, "n": len(group)}
         for metric in LENGTH_METRICS:
-            values = [getattr(s, metric) for s in group]
+            if metric == "sac_ref_perfect":
+                values: list[float | None] = [float(perfect(s.sac_ref)) for s in group]
+            else:
+                values = [getattr(s, metric) for s in group]
             measured = [v for v in values if v is not None]
             row[metric] = (
                 sum(measured) / len(measured) if measured and len(measured) == len(values) else None
@@ -86,11 +101,11 @@ def format_length_table(rows: list[dict[str, Any]]) -> str:
     """Figure 6 as text."""
     out = [
         "metrics by reference length in lines (Figure 6), in %",
-        f"{'lines':<8}{'n':>5}" + "".join(f"{METRIC_LABELS[m]:>9}" for m in LENGTH_METRICS),
+        f"{'lines':<8}{'n':>5}" + "".join(f"{METRIC_LABELS[m]:>14}" for m in LENGTH_METRICS),
     ]
     for row in rows:
         out.append(
-            f"{row['bin']:<8}{row['n']:>5}" + "".join(f"{_pct(row[m]):>9}" for m in LENGTH_METRICS)
+            f"{row['bin']:<8}{row['n']:>5}" + "".join(f"{_pct(row[m]):>14}" for m in LENGTH_METRICS)
         )
     return "\n".join(out)
 
@@ -128,7 +143,8 @@ def plot_figures(result: BenchmarkResult, directory: str | Path) -> list[Path]:
     labels = [f"{r['bin']}\n(n={r['n']})" for r in rows]
     for metric in LENGTH_METRICS:
         values = [100 * r[metric] if r[metric] is not None else float("nan") for r in rows]
-        ax.plot(labels, values, marker="o", label=METRIC_LABELS[metric])
+        style = "--" if metric == "sac_ref_perfect" else "-"  # a rate among the means
+        ax.plot(labels, values, marker="o", linestyle=style, label=METRIC_LABELS[metric])
     ax.set_xlabel("reference program length (lines)")
     ax.set_ylabel("%")
     ax.set_ylim(0, 102)

@@ -15,7 +15,10 @@ from gymnasium import spaces
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv
-from scratch_gym.nl2scratch.protocols import PROTOCOLS, get_protocol
+from scratch_gym.nl2scratch.generation import get_generation_protocol
+from scratch_gym.nl2scratch.inputs import Example
+from scratch_gym.nl2scratch.protocols import PROTOCOLS, Protocol, get_protocol
+from scratch_gym.nl2scratch.scoring import score_prediction
 from scratch_gym.program import ScratchblocksError, parse_scripts, render_scripts
 from scratch_gym.program.projects import empty_project, project_json, with_project_json
 from scratch_gym.spaces import UnicodeText
@@ -59,8 +62,11 @@ class ProgramEnv(PageEnv):
 
     ## Rewards
 
-    The task's PSR when it has tests, else SAC_ref when there is a reference, else SAC_nl; the
-    program is scored as written, without post-processing.
+    The task's PSR when it has tests, else SAC_ref when there is a reference, else SAC_nl. The
+    program is loaded as written and scored by :func:`score_program` under ``sac_protocol``
+    (``paper``: post-processed as the published scorer does, as the ``eval`` judge scores it);
+    ``info`` holds ``em``, ``f1``, ``ps``, ``sac_nl`` and ``sac_ref`` (with a reference), the
+    scoring protocol (``sac_protocol``, ``postprocessed``) and the generation ``protocol``.
 
     ## Starting State
 
@@ -74,12 +80,14 @@ class ProgramEnv(PageEnv):
 
     Terminates after the first program that parses and loads. A program that does not parse
     comes back with the error's line and column and the episode goes on; it is truncated when
-    the ``attempts`` are used up.
+    the ``attempts`` are used up (then ``info`` also holds the last program's scores).
 
     ## Arguments
 
     - ``corpus``: a JSONL path of examples.
-    - ``attempts``: programs an episode may submit (default 3).
+    - ``protocol``: the generation protocol (:mod:`~scratch_gym.nl2scratch.generation`):
+      ``"retry"`` (default, 3 attempts) or ``"paper"`` (1 attempt); recorded in ``info``.
+    - ``attempts``: programs an episode may submit (default: the protocol's).
     - ``dialect``: ``"nl2scratch"`` or ``"standard"``, how ``(name)`` is read when no variable of
       that name exists.
     - ``sac_protocol``: ``"paper"`` (default: SAC as the published NL2Scratch scorer computes
@@ -92,12 +100,15 @@ class ProgramEnv(PageEnv):
     def __init__(
         self,
         corpus: str | Path | None = None,
-        attempts: int = 3,
+        attempts: int | None = None,
         dialect: str = "nl2scratch",
         render_mode: str | None = None,
         browser: BrowserSession | None = None,
         sac_protocol: str = "paper",
+        protocol: str | None = None,
     ) -> None:
+        self.protocol = get_generation_protocol(protocol)
+        attempts = self.protocol.attempts if attempts is None else attempts
         if attempts < 1:
             raise ValueError(f"attempts must be >= 1, got {attempts}")
         if dialect not in ("nl2scratch", "standard"):
@@ -106,7 +117,7 @@ class ProgramEnv(PageEnv):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if sac_protocol not in PROTOCOLS:
             raise ValueError(f"sac_protocol must be one of {PROTOCOLS}, got {sac_protocol!r}")
-        self.sac_protocol = get_protocol(sac_protocol, postprocess=False)
+        self.sac_protocol = get_protocol(sac_protocol)
         self.corpus = read_corpus(corpus) if corpus is not None else None
         self.attempts = attempts
         self.dialect = dialect
@@ -144,6 +155,7 @@ class ProgramEnv(PageEnv):
         info = {
             "key": self.episode.key,
             "task": self.episode.task.id if self.episode.task else None,
+            "protocol": self.protocol.name,
         }
         return self._obs(), info
 
@@ -153,7 +165,10 @@ class ProgramEnv(PageEnv):
             raise RuntimeError("call reset() before step()")
         t0 = time.perf_counter()
         self._attempts_left -= 1
-        info: dict[str, Any] = {"attempts_left": self._attempts_left}
+        info: dict[str, Any] = {
+            "attempts_left": self._attempts_left,
+            "protocol": self.protocol.name,
+        }
         try:
             program = self._program_text(action)
             loaded = self._load(program)
@@ -162,8 +177,11 @@ class ProgramEnv(PageEnv):
         except (ScratchblocksError, ValueError) as exc:
             self._last_error = str(exc)
             info.update(last_error=self._last_error, parsed=False)
+            truncated = self._attempts_left <= 0
+            if truncated and isinstance(action, (str, list, tuple)):  # the program that counts
+                info.update(self.program_scores(_as_text(action)))
             info["step_time_ms"] = (time.perf_counter() - t0) * 1000
-            return self._obs(), 0.0, False, self._attempts_left <= 0, info
+            return self._obs(), 0.0, False, truncated, info
         self._last_error = ""
         try:
             info.update(self._score(program, loaded))
@@ -259,16 +277,16 @@ class ProgramEnv(PageEnv):
         page.settle()
         return project
 
+    def program_scores(self, program: str) -> dict[str, Any]:
+        """The episode's scores of ``program`` (:func:`score_program` under ``sac_protocol``)."""
+        assert self.episode is not None
+        return score_program(
+            program, self.episode.description, self.episode.reference, self.sac_protocol
+        )
+
     def _score(self, program: str, project: dict[str, Any]) -> dict[str, Any]:
         assert self.episode is not None
-        out: dict[str, Any] = {}
-        protocol = self.sac_protocol
-        nl = protocol.sac_nl(program, self.episode.description)
-        out["sac_protocol"] = protocol.name
-        out["sac_nl"] = nl.score
-        out["sac_nl_slots"] = {k: v for k, v in nl.slot_scores.items() if v is not None}
-        if self.episode.reference is not None:
-            out["sac_ref"] = protocol.sac_ref(program, "\n".join(self.episode.reference)).score
+        out = self.program_scores(program)
         page = self.page
         vm_blocks = page.bridge.vm_blocks(self.episode.target)
         out["program_in_editor"] = render_scripts(vm_blocks, dialect=self.dialect)
@@ -291,6 +309,30 @@ class ProgramEnv(PageEnv):
             "last_error": self._last_error,
             "attempts_left": max(self._attempts_left, 0),
         }
+
+
+def score_program(
+    program: str, description: str, reference: list[str] | None, protocol: Protocol
+) -> dict[str, Any]:
+    """One program's scores as the environment and the ``eval`` judge both give them: EM, F1,
+    PS, SAC_nl (with its slot scores) and, with a reference, SAC_ref, after the protocol's
+    post-processing; with the protocol's name and switches."""
+    example = Example("", description, list(reference or []))
+    s = score_prediction(program, example, protocol, check_parse=True)
+    out: dict[str, Any] = {
+        "sac_protocol": protocol.name,
+        "postprocessed": protocol.postprocess,
+        "sac_nl": s.sac_nl,
+        "sac_nl_slots": {k: v for k, v in s.sac_nl_slots.items() if v is not None},
+        "ps": s.ps,
+    }
+    if reference is not None:
+        out.update(em=s.em, f1=s.f1, sac_ref=s.sac_ref)
+    return out
+
+
+def _as_text(action: Any) -> str:
+    return action if isinstance(action, str) else "\n".join(str(x) for x in action)
 
 
 def as_lines(program: Any) -> list[str]:

@@ -11,6 +11,9 @@ and are redone on resume.
 
 A step whose model reply held no action (``agent.info["parse_error"]``) is counted in the record's
 ``parse_failures`` (not in ``action_errors``), and kept with its raw reply in ``parse_errors``.
+Fields an agent puts under ``agent.info["record"]`` (e.g. the NL2Scratch writer's sampled
+``candidates``) go into the record as they are (the last step's; they do not replace the
+outcome's own fields).
 """
 
 from __future__ import annotations
@@ -84,6 +87,7 @@ def run_episode(
     action: Any = None
     agent_exception = ""
     unsupported = ""
+    agent_fields: dict[str, Any] = {}
     while not (terminated or truncated):
         try:
             action = agent.act(obs, info)
@@ -96,6 +100,7 @@ def run_episode(
             break
         unsupported = unsupported or str(agent.info.get("unsupported") or "")
         parse_error = str(agent.info.get("parse_error") or "")
+        agent_fields.update(agent.info.get("record") or {})
         if recorder is not None:
             recorder.step(_frame(env, obs), action, agent.info)
         obs, reward, terminated, truncated, info = env.step(action)
@@ -141,6 +146,7 @@ def run_episode(
         **tally.fields(),
         **judged,
     }
+    outcome = {**agent_fields, **outcome}
     if parse_errors:
         outcome["parse_failures"] = len(parse_errors)
         outcome["parse_errors"] = parse_errors[:MAX_PARSE_ERRORS]

@@ -31,7 +31,7 @@ SUITE_CLASSES: dict[str, tuple[type[Suite], tuple[str, ...]]] = {
     "scratchworld": (TaskSuite, ("scratchworld", "time", "observation")),
     "single-drag": (SingleDragSuite, ("setting", "scratchworld", "regions", "tasks_dirs")),
     "perception": (PerceptionSuite, ("seed", "screens")),
-    "nl2scratch": (ProgramSuite, ("references",)),
+    "nl2scratch": (ProgramSuite, ("references", "protocol")),
 }
 SUITES = tuple(SUITE_CLASSES)
 
@@ -43,7 +43,7 @@ def make_suite(
     primitive mode); ``scratchworld`` (scratchworld=PATH; time=virtual|real, how its scripts run;
     observation); ``single-drag``
     (setting; scratchworld=PATH for a checkout's single-drag tasks, regions=editor|model); ``perception`` (seed,
-    screens); ``nl2scratch`` (references). Options that do not apply to the suite are an error that names them (as ``labels`` spells them, e.g. the
+    screens); ``nl2scratch`` (references; protocol=paper|retry, the generation protocol). Options that do not apply to the suite are an error that names them (as ``labels`` spells them, e.g. the
     command line's flags)."""
     if name not in SUITE_CLASSES:
         raise ValueError(f"unknown suite {name!r}; allowed: {', '.join(SUITES)}")

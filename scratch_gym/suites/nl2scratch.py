@@ -1,5 +1,7 @@
 """The NL2Scratch suite (``nl2scratch``): write a program for a description, loaded into the real
-editor; reported with the paper's columns (EM, F1, PS, SAC_nl, SAC_ref) under its protocol."""
+editor; reported with the paper's columns (EM, F1, PS, SAC_nl, SAC_ref) under its scoring protocol,
+with 95% percentile-bootstrap intervals, per agent and generation protocol
+(:mod:`~scratch_gym.nl2scratch.generation`)."""
 
 from __future__ import annotations
 
@@ -10,17 +12,37 @@ from typing import Any
 from scratch_gym.suites.base import Suite
 
 SCORES = ("em", "f1", "ps", "sac_nl", "sac_ref")
+BOOTSTRAP_SAMPLES = 1000
+BOOTSTRAP_SEED = 0
 
 
 @dataclass(frozen=True)
 class ProgramSuite(Suite):
     """The items of ``references`` (a JSONL of ``{key, nl, pseudocode}``), or without it the
     shipped tasks as descriptions with their golden scripts as references. Success: the program
-    matches the reference exactly (EM, after whitespace normalisation)."""
+    matches the reference exactly (EM, after the paper protocol's normalisation). ``protocol``:
+    the generation protocol (``retry`` by default, or ``paper``), which sets the environment's
+    attempts and is recorded in every result row."""
 
     references: str | None = None
+    protocol: str | None = None
     name = "nl2scratch"
     modes = ("nl2scratch",)
+
+    def __post_init__(self) -> None:
+        from scratch_gym.nl2scratch.generation import get_generation_protocol
+
+        get_generation_protocol(self.protocol)  # a ValueError naming the allowed ones
+
+    @property
+    def generation(self) -> str:
+        from scratch_gym.nl2scratch.generation import get_generation_protocol
+
+        return get_generation_protocol(self.protocol).name
+
+    @property
+    def variant(self) -> str:
+        return "" if self.protocol is None else self.generation
 
     @property
     def source(self) -> str:
@@ -55,47 +77,69 @@ class ProgramSuite(Suite):
         from scratch_gym.nl2scratch.program_env import ProgramEnv
 
         self.check_mode(mode)
-        return ProgramEnv(render_mode="rgb_array")
+        return ProgramEnv(render_mode="rgb_array", protocol=self.generation)
 
     def judge(self, task: Any, info: dict[str, Any], action: Any = None) -> dict[str, Any]:
-        from scratch_gym.nl2scratch.inputs import Example
+        from scratch_gym.nl2scratch.program_env import score_program
         from scratch_gym.nl2scratch.protocols import get_protocol
-        from scratch_gym.nl2scratch.scoring import score_prediction
 
         program = action if isinstance(action, str) else "\n".join(action or [])
-        example = Example(task.key or task.id, task.instruction, list(task.reference))
-        s = score_prediction(program, example, get_protocol("paper"), check_parse=True)
+        s = score_program(program, task.instruction, list(task.reference), get_protocol("paper"))
         return {
-            "success": bool(s.em),
-            "psr": float(s.sac_ref),
+            "success": bool(s["em"]),
+            "psr": float(s["sac_ref"]),
             "parsed": bool(info.get("parsed", False)),
-            **{k: float(getattr(s, k)) for k in SCORES},
+            "protocol": self.generation,
+            "sac_protocol": s["sac_protocol"],
+            "item_key": task.key or task.id,
+            **{k: float(s[k]) for k in SCORES},
         }
 
     def report(self, records: list[dict[str, Any]]) -> str:
+        from scratch_gym.nl2scratch.generation import get_generation_protocol
         from scratch_gym.nl2scratch.scoring import LABELS, METRICS
         from scratch_gym.records.text import table
 
+        groups = _metrics(records)
         rows = []
-        for agent, metrics in _metrics(records).items():
-            rows.append([agent, *(_pct(metrics[m]) for m in METRICS), metrics["episodes"]])
-        headers = ["agent", *(LABELS[m] for m in METRICS), "episodes"]
-        return "NL2Scratch (%, paper protocol)\n" + table(headers, rows)
+        for (agent, protocol, shots, samples), m in groups.items():
+            cells = [_pct(m[k], m["ci95"][k]) for k in METRICS]
+            rows.append([agent, protocol, shots, samples, *cells, m["episodes"]])
+        headers = [
+            "agent",
+            "protocol",
+            "shots",
+            "samples",
+            *(LABELS[k] for k in METRICS),
+            "episodes",
+        ]
+        protocols = sorted({key[1] for key in groups})
+        title = (
+            f"NL2Scratch, generation protocol {', '.join(protocols) or '-'} (%, paper scoring "
+            f"protocol, 95% bootstrap CI: {BOOTSTRAP_SAMPLES} resamples, seed {BOOTSTRAP_SEED})"
+        )
+        notes = [f"  {get_generation_protocol(p).describe()}" for p in protocols]
+        return "\n".join([title, *notes, table(headers, rows)])
 
     def figures(self, records: list[dict[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for metrics in _metrics(records).values():
+        for (_, protocol, shots, samples), metrics in _metrics(records).items():
             out = {k: v for k, v in metrics.items() if k != "episodes"}
+            out.update(protocol=protocol, shots=shots, samples=samples)
+            out["bootstrap"] = {"samples": BOOTSTRAP_SAMPLES, "seed": BOOTSTRAP_SEED}
         return out
 
 
-def _metrics(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Table 2's columns per agent from the records' per-episode scores."""
+def _metrics(records: list[dict[str, Any]]) -> dict[tuple[str, str, int, int], dict[str, Any]]:
+    """Table 2's columns with their 95% intervals (``ci95``) per agent, generation protocol,
+    shots and samples, from the records' per-episode scores (rows written before protocols were
+    recorded count as ``retry``)."""
+    from scratch_gym.nl2scratch.generation import DEFAULT_GENERATION
     from scratch_gym.nl2scratch.protocols import get_protocol
     from scratch_gym.nl2scratch.scoring import ExampleScores, aggregate
     from scratch_gym.records.status import is_counted
 
-    by_agent: dict[str, list[ExampleScores]] = {}
+    groups: dict[tuple[str, str, int, int], list[ExampleScores]] = {}
     for r in records:
         if r.get("mode") != "nl2scratch" or not is_counted(r):
             continue
@@ -104,13 +148,25 @@ def _metrics(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             chosen=None,
             **{k: float(r.get(k) or 0.0) for k in SCORES},
         )
-        by_agent.setdefault(r["agent"], []).append(scores)
+        key = (
+            r["agent"],
+            str(r.get("protocol") or DEFAULT_GENERATION),
+            int(r.get("shots") or 0),
+            int(r.get("samples") or 1),
+        )
+        groups.setdefault(key, []).append(scores)
     out = {}
-    for agent, scores in by_agent.items():
-        metrics, _ = aggregate(scores, get_protocol("paper"))
-        out[agent] = {**metrics, "episodes": len(scores)}
+    for key, scores in groups.items():
+        metrics, intervals = aggregate(
+            scores, get_protocol("paper"), BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED
+        )
+        ci95 = {k: list(v) if v else None for k, v in intervals.items()}
+        out[key] = {**metrics, "ci95": ci95, "episodes": len(scores)}
     return out
 
 
-def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.1f}"
+def _pct(value: float | None, interval: list[float] | None = None) -> str:
+    if value is None:
+        return "-"
+    ci = f" [{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]" if interval else ""
+    return f"{100 * value:.1f}{ci}"

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-# (request body) -> (HTTP status, reply text)
-Script = Callable[[dict[str, Any]], tuple[int, str]]
+# (request body) -> (HTTP status, reply text, or the response's "choices" list as it is)
+Script = Callable[[dict[str, Any]], tuple[int, str | list[dict[str, Any]]]]
 
 
 class ChatServer:
@@ -28,12 +28,15 @@ class ChatServer:
                 server.headers.append(dict(self.headers))
                 status, text = server.script(body)
                 if status == 200:
+                    choices = (
+                        text
+                        if isinstance(text, list)
+                        else [{"index": 0, "message": {"role": "assistant", "content": text}}]
+                    )
                     payload = {
                         "id": f"r{len(server.requests)}",
                         "object": "chat.completion",
-                        "choices": [
-                            {"index": 0, "message": {"role": "assistant", "content": text}}
-                        ],
+                        "choices": choices,
                         "usage": {
                             "prompt_tokens": 1000,
                             "completion_tokens": 50,

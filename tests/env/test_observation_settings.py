@@ -39,6 +39,7 @@ def test_each_setting_builds_its_space_and_a_bad_name_lists_the_allowed_ones():
         gym.make("ScratchWorld-Primitive-v0", observation="screen_ocr")
 
 
+@pytest.mark.browser
 @pytest.mark.skipif(bool(MISSING), reason=f"the ocr extra is missing ({', '.join(MISSING)})")
 def test_ocr_fusion_adds_text_that_the_dom_list_lacks():
     env = gym.make("ScratchWorld-Primitive-v0", observation="screen_elements_ocr")
