@@ -117,8 +117,7 @@ class EditorPage:
     instead of loading the editor again, 2.5 s or more): a new environment is then the next
     episode on an existing page, which every reset already makes a clean start. A page whose
     editor settings an agent changed, or that loaded an extension or turned turbo mode on, is
-    never kept. ``reuse=False`` always loads a new
-    page and never leaves one behind.
+    never kept. ``reuse=False`` always loads a new page and never leaves one behind.
     """
 
     def __init__(
@@ -212,8 +211,8 @@ class EditorPage:
     def _park(self) -> bool:
         """At close: keep this page as its session's spare, if another page keeps the browser up,
         no spare is kept yet and the page is alive with its editor settings unchanged and no
-        extension loaded nor turbo mode on (a new page has neither). Its project is emptied (no script
-        keeps running)."""
+        extension loaded nor turbo mode on (a new page has neither). Its project is emptied (no
+        script keeps running)."""
         if not (self.reuse and self._acquired and self.session.users() > 1):
             return False
         if id(self.session) in _SPARES or not self.is_alive():
