@@ -159,9 +159,9 @@ def add_observation_argument(p: argparse.ArgumentParser) -> None:
         "--observation",
         default=None,
         choices=list(OBSERVATION_NAMES),
-        help=f"tasks and scratchworld suites, primitive mode: what the agent sees ({settings}; "
-        f"default screen_elements). Preset: {presets}, the paper's primitive-mode observation. "
-        "Recorded in every result row and table title",
+        help=f"primitive mode, tasks (eval: the tasks and scratchworld suites; run: --task): what "
+        f"the agent sees ({settings}; default screen_elements). Preset: {presets}, the paper's "
+        "primitive-mode observation. Recorded in every result row and table title",
     )
 
 

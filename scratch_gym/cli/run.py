@@ -17,7 +17,7 @@ from scratch_gym.records.text import table
 
 def register(sub: argparse._SubParsersAction) -> None:
     from scratch_gym.agents.factory import AGENTS
-    from scratch_gym.cli.eval import add_llm_arguments
+    from scratch_gym.cli.eval import add_llm_arguments, add_observation_argument
     from scratch_gym.records.status import exit_codes_help
 
     p = sub.add_parser(
@@ -52,6 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", default="runs/demo", help="folder for the last screenshot (demo)")
     p.add_argument("--json", action="store_true", help="print one JSON object last")
     add_llm_arguments(p)
+    add_observation_argument(p)
     p.set_defaults(handler=run)
 
 
@@ -77,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         if args.project is not None:
             raise UsageError("--project goes with the demo episode (a task has its own project)")
         return _run_task(args)
+    if args.observation is not None:
+        raise UsageError("--observation goes with --task (the demo episode uses --env)")
     if args.agent not in (None, "demo"):
         raise UsageError(
             f"--agent {args.agent} needs --task ID (the demo episode has no task; allowed "
@@ -141,6 +144,7 @@ def _run_task(args: argparse.Namespace) -> int:
     from scratch_gym.runner.jobs import EnvSpec
     from scratch_gym.runner.reports import failure_lines
     from scratch_gym.runner.single import run_task
+    from scratch_gym.suites.tasks import TaskSuite
     from scratch_gym.tasks import load_task
 
     agent = args.agent if args.agent not in (None, "demo") else "oracle"
@@ -150,8 +154,19 @@ def _run_task(args: argparse.Namespace) -> int:
     kwargs = agent_kwargs(args)
     kwargs.pop("seed", None)  # the episode seeds the agent (agent.seed(--seed))
     env = EnvSpec(reward_mode="per_step", max_steps=args.max_steps)
+    try:
+        TaskSuite(observation=args.observation).check_mode(args.mode)
+    except ValueError as exc:
+        raise UsageError(f"--observation: {exc}") from None
     record = run_task(
-        args.task, agent, args.mode, record_dir=args.record, seed=args.seed, env=env, **kwargs
+        args.task,
+        agent,
+        args.mode,
+        record_dir=args.record,
+        seed=args.seed,
+        env=env,
+        observation=args.observation,
+        **kwargs,
     )
     code = exit_code(record)
     detail = record.get("ended_by") or record.get("error") or ""

@@ -12,6 +12,7 @@ from scratch_gym.agents.factory import make_agent
 from scratch_gym.runner.episode import run_with_retries
 from scratch_gym.runner.jobs import EnvSpec
 from scratch_gym.runner.recording import describe
+from scratch_gym.suites.tasks import TaskSuite
 
 
 def print_step(step: int, action: Any, reward: float, info: dict[str, Any]) -> None:
@@ -33,19 +34,23 @@ def run_task(
     record_dir: str | None = None,
     seed: int = 0,
     env: EnvSpec | None = None,
+    observation: str | None = None,
     on_step: Callable[[int, Any, float, dict[str, Any]], None] | None = print_step,
     **agent_kwargs: Any,
 ) -> dict[str, Any]:
-    """Play ``task_id`` once with the agent ``agent`` in ``mode``; returns the episode record."""
+    """Play ``task_id`` once with the agent ``agent`` in ``mode``; returns the episode record.
+    ``observation`` is a setting of the paper's observation ablation (primitive mode)."""
     from scratch_gym.tasks import load_task
 
     spec = env or EnvSpec(reward_mode="per_step")
+    suite = TaskSuite(observation=observation)
+    suite.check_mode(mode)
     task = load_task(task_id)
     policy = make_agent(agent, mode, **agent_kwargs)
-    environment = spec.make(mode)
+    environment = spec.make(mode, suite)
     try:
         outcome, environment = run_with_retries(
-            lambda: spec.make(mode),
+            lambda: spec.make(mode, suite),
             environment,
             policy,
             task,
@@ -56,4 +61,11 @@ def run_task(
     finally:
         environment.close()
         policy.close()
-    return {"task": task.id, "category": task.category, "agent": agent, "mode": mode, **outcome}
+    return {
+        "task": task.id,
+        "category": task.category,
+        "agent": agent,
+        "mode": mode,
+        **suite.record_fields(mode),
+        **outcome,
+    }

@@ -59,6 +59,11 @@ BAD_ARGUMENTS = [
     (["eval", "--agent", "oracle", "--block-reference"], "--block-reference is for the llm agent"),
     (["eval", "--observation", "screen", "--mode", "composite"], "'screen' is for primitive mode"),
     (["eval", "--suite", "perception", "--observation", "paper"], "--observation does not apply"),
+    (["run", "--observation", "screen"], "--observation goes with --task"),
+    (
+        ["run", "--task", "say-hello", "--mode", "composite", "--observation", "screen"],
+        "'screen' is for primitive mode",
+    ),  # fmt: skip
     (["demos", "--out", "{tmp}", "--obs-size", "3"], "WxH"),
     (["tasks", "list", "--category", "creat"], "did you mean 'create'?"),
     (["tasks", "check"], "tasks check needs task ids, or --all"),

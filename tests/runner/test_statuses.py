@@ -6,6 +6,7 @@ show the infrastructure errors beside the rates; resume redoes only those."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import signal
 import time
@@ -157,6 +158,11 @@ def test_an_infrastructure_failure_counts_as_a_failure_in_sr():
 def test_run_exits_with_the_episodes_status(capsys):
     assert main(["run", "--task", TASK, "--agent", "oracle", "--mode", "composite"]) == 0
     assert "status: success" in capsys.readouterr().out
+    assert (
+        main(["run", "--task", TASK, "--agent", "oracle", "--observation", "screen", "--json"]) == 0
+    )
+    record = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert record["status"] == "success" and record["observation"] == "screen"
     # seed 10: the random agent's first action is `done`
     assert main(["run", "--task", TASK, "--agent", "random", "--seed", "10"]) == 1
     assert "status: failure (done)" in capsys.readouterr().out
