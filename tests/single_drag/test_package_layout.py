@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.docs.test_layers import imported_names, layer_of
+
 PACKAGE = Path(__file__).resolve().parents[2] / "scratch_gym" / "single_drag"
 NAME = "scratch_gym.single_drag"
 ROOT = "__init__"  # single_drag's own __init__: imports nothing of it
@@ -48,19 +50,6 @@ def parts(package: Path) -> set[str]:
     return {part_of(p.relative_to(package)) for p in package.rglob("*.py")}
 
 
-def imported_names(tree: ast.Module) -> list[tuple[int, str]]:
-    """Every name an import loads, anywhere in the file: ``from a import b`` names ``a.b``."""
-    names: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                raise AssertionError(f"line {node.lineno}: relative import; write the full name")
-            names += [(node.lineno, f"{node.module}.{alias.name}") for alias in node.names]
-    return names
-
-
 def import_graph(package: Path) -> Graph:
     """(importer, imported) part -> ``file:line imports name``, for each import of one part of
     ``single_drag`` by another (``import scratch_gym.single_drag`` itself names its root)."""
@@ -77,10 +66,6 @@ def import_graph(package: Path) -> Graph:
             if target != source:
                 graph[(source, target)].append(f"{rel.as_posix()}:{line} imports {name}")
     return dict(graph)
-
-
-def layer_of(order: list[tuple[str, ...]]) -> dict[str, int]:
-    return {name: i for i, layer in enumerate(order) for name in layer}
 
 
 def upward_imports(graph: Graph, order: list[tuple[str, ...]]) -> list[str]:
