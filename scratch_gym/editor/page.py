@@ -176,8 +176,9 @@ class EditorPage:
 
     def _take_spare(self) -> bool:
         """Take over the session's spare page: its context, page and event handlers, its request
-        log and heap guard (they belong to the page), with the empty project loaded and the view
-        reset. False (the spare closed) when there is none or it is not fit for use."""
+        log and heap guard (they belong to the page), with the view reset and the menus closed
+        (``_park`` emptied its project and checked its settings). False (the spare closed) when
+        there is none or its browser died."""
         spare = _SPARES.pop(id(self.session), None)
         if spare is None:
             return False
@@ -195,12 +196,10 @@ class EditorPage:
             page.on("crash", self._on_crash)
             page.on("requestfinished", self._finished)
             self.requests, self.memory_guard = spare.requests, spare.memory_guard
-            if not self.is_alive() or self.call("editor.settings")["changed"]:
-                raise PageDeadError("the spare page is not fit for use")
+            if not self.is_alive():  # its browser died while it waited
+                raise PageDeadError("the spare page is gone")
             self.call("toolbox.defer", {"enabled": self._defer_flyout})
-            self.load_project(empty_project())
-            self.settle()
-            self.call("view.reset")
+            self.call("view.reset")  # the project was emptied and the settings checked by _park
             self.dismiss_menus()
             return True
         except (PlaywrightError, PageDeadError, BridgeError):
