@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 # how an agent acts: the task suite's two modes, and the one-step suites' answers
-MODES = ("primitive", "composite", "single_drag", "perception", "nl2scratch")
+AGENT_MODES = ("primitive", "composite", "single_drag", "perception", "nl2scratch")
 
 
 class AgentError(RuntimeError):

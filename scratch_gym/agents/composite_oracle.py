@@ -20,7 +20,7 @@ from typing import Any
 
 from scratch_gym.agents.base import privileged_channel
 from scratch_gym.agents.composite_plan import (
-    Node,
+    BlockTree,
     TreeReader,
     align_stacks,
     pair_scripts,
@@ -88,7 +88,7 @@ class CompositeOracleAgent(GoldenOracle):
         elif state["is_stage"] or state["target"] != target["name"]:
             yield {"api": "select_sprite", "args": {"name": target["name"]}}
 
-    def _edit_target(self, want: list[list[Node]]) -> Iterator[Action]:
+    def _edit_target(self, want: list[list[BlockTree]]) -> Iterator[Action]:
         now = TreeReader(self._blocks()["blocks"], vm=True).scripts()
         todo, pending = pair_scripts(now, want)
         for k, (script, base) in enumerate(todo):  # define custom blocks before any call
@@ -112,7 +112,7 @@ class CompositeOracleAgent(GoldenOracle):
         return {"api": api, "args": args}
 
     def _edit_stack(
-        self, now: list[Node], want: list[Node], parent: str | None, slot: str | None
+        self, now: list[BlockTree], want: list[BlockTree], parent: str | None, slot: str | None
     ) -> Iterator[Action]:
         pairs = align_stacks(now, want, force_first=parent is None)
         kept = {c for c, _ in pairs}
@@ -140,7 +140,7 @@ class CompositeOracleAgent(GoldenOracle):
                 )
             prev = new
 
-    def _build(self, node: Node) -> Iterator[Action]:
+    def _build(self, node: BlockTree) -> Iterator[Action]:
         """Add ``node`` as a new script and fill it in; returns the new block's id."""
         before = self._tops()
         yield {"api": "add_block", "args": {"opcode": node.opcode, **node.options}}
@@ -151,7 +151,7 @@ class CompositeOracleAgent(GoldenOracle):
         yield from self._edit_block(made, node)
         return new[0]
 
-    def _edit_block(self, now: Node, want: Node) -> Iterator[Action]:
+    def _edit_block(self, now: BlockTree, want: BlockTree) -> Iterator[Action]:
         names = list(dict.fromkeys([*want.literals, *want.reporters, *now.reporters]))
         for name in names:
             got, need = now.reporters.get(name), want.reporters.get(name)

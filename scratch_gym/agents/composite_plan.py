@@ -1,7 +1,8 @@
 """Block trees for the composite oracle: a target's scripts from sb3 or live VM blocks.
 
-A :class:`Node` is one non-shadow block: its own fields, the literal in each input's shadow, the
-reporter in each input, its statement stacks and the ``add_block`` options that make it. Both
+A :class:`BlockTree` is one non-shadow block: its own fields, the literal in each input's
+shadow, the reporter in each input, its statement stacks and the ``add_block`` options that
+make it. Both
 forms of blocks give the same trees (inputs of custom-block calls keyed by the argument names
 their definition gives them), so the golden solution and the live workspace compare directly.
 """
@@ -21,7 +22,7 @@ GETTERS = {"data_variable": ("VARIABLE", "variable"), "data_listcontents": ("LIS
 
 
 @dataclass
-class Node:
+class BlockTree:
     """One block; ``key`` says what only a new block can change (opcode, proccode, names)."""
 
     id: str
@@ -30,8 +31,8 @@ class Node:
     options: dict[str, Any] = field(default_factory=dict)
     fields: dict[str, str] = field(default_factory=dict)
     literals: dict[str, str] = field(default_factory=dict)
-    reporters: dict[str, Node] = field(default_factory=dict)
-    stacks: dict[str, list[Node]] = field(default_factory=dict)
+    reporters: dict[str, BlockTree] = field(default_factory=dict)
+    stacks: dict[str, list[BlockTree]] = field(default_factory=dict)
 
     def canon(self) -> tuple[Any, ...]:
         """Everything that matters for behaviour (not ids, nor literals under reporters)."""
@@ -49,7 +50,7 @@ class Node:
         return 1 + inner + sum(n.size() for s in self.stacks.values() for n in s)
 
 
-def script_canon(script: list[Node]) -> tuple[Any, ...]:
+def script_canon(script: list[BlockTree]) -> tuple[Any, ...]:
     return tuple(n.canon() for n in script)
 
 
@@ -65,7 +66,7 @@ class TreeReader:
                 m = b.get("mutation") or {}
                 self.protos[m.get("proccode", "")] = m
 
-    def scripts(self) -> list[list[Node]]:
+    def scripts(self) -> list[list[BlockTree]]:
         """Top-level stacks (loose reporters too), top to bottom."""
         tops = []
         for bid, b in self.blocks.items():
@@ -73,7 +74,7 @@ class TreeReader:
                 tops.append((b.get("y") or 0, b.get("x") or 0, bid))
         return [self.stack(bid) for _, _, bid in sorted(tops)]
 
-    def stack(self, bid: str | None) -> list[Node]:
+    def stack(self, bid: str | None) -> list[BlockTree]:
         out = []
         while bid:
             out.append(self.node(bid))
@@ -87,7 +88,7 @@ class TreeReader:
             return ""
         return str(f.get("value") if self.vm else f[0])
 
-    def node(self, bid: str) -> Node:
+    def node(self, bid: str) -> BlockTree:
         b = self.blocks[bid]
         op = b["opcode"]
         spec = catalogue.get(op)
@@ -97,20 +98,20 @@ class TreeReader:
             names = json.loads(proto.get("argumentnames") or "[]")
             warp = str(proto.get("warp", "false")).lower() == "true"
             code = proto.get("proccode", "")
-            n = Node(bid, op, (op, code, tuple(names), warp))
+            n = BlockTree(bid, op, (op, code, tuple(names), warp))
             n.options = {"proccode": code, "argument_names": names, "warp": warp}
         elif op == "procedures_call":
             code = m.get("proccode", "")
-            n = Node(bid, op, (op, code), {"proccode": code})
+            n = BlockTree(bid, op, (op, code), {"proccode": code})
         elif op in ARGUMENTS:
             name = self._field(b, "VALUE")
-            n = Node(bid, op, (op, name), {"argument": name})
+            n = BlockTree(bid, op, (op, name), {"argument": name})
         elif op in GETTERS:
             fname, option = GETTERS[op]
             name = self._field(b, fname)
-            n = Node(bid, op, (op, name), {option: name})
+            n = BlockTree(bid, op, (op, name), {option: name})
         else:
-            n = Node(bid, op, (op,))
+            n = BlockTree(bid, op, (op,))
             for arg in spec.args if spec else ():
                 if arg.kind == "variable" and arg.field in (b.get("fields") or {}):
                     option = {"": "variable", "list": "list"}.get(
@@ -164,7 +165,7 @@ class TreeReader:
         f = next(iter(fields.values()))
         return str(f.get("value") if self.vm else f[0])
 
-    def _input(self, b: dict[str, Any], name: str) -> tuple[Node | None, str | None]:
+    def _input(self, b: dict[str, Any], name: str) -> tuple[BlockTree | None, str | None]:
         """The reporter in an input (or None) and the literal of its shadow (or None)."""
         inp = b["inputs"][name]
         if self.vm:
@@ -182,7 +183,7 @@ class TreeReader:
             if top[0] in (VAR, LIST):
                 op = "data_variable" if top[0] == VAR else "data_listcontents"
                 option = GETTERS[op][1]
-                return Node("", op, (op, str(top[1])), {option: str(top[1])}), literal
+                return BlockTree("", op, (op, str(top[1])), {option: str(top[1])}), literal
             return None, str(top[1])
         if top is None:
             return None, literal
@@ -191,17 +192,19 @@ class TreeReader:
         return self.node(top), literal
 
 
-def same_scripts(a: list[list[Node]], b: list[list[Node]]) -> bool:
+def same_scripts(a: list[list[BlockTree]], b: list[list[BlockTree]]) -> bool:
     """The same scripts, in any order and position."""
     return sorted(map(script_canon, a)) == sorted(map(script_canon, b))
 
 
-def similarity(a: list[Node], b: list[Node]) -> int:
+def similarity(a: list[BlockTree], b: list[BlockTree]) -> int:
     """How many blocks of ``b`` an edit of ``a`` can keep."""
     return len(align_stacks(a, b, force_first=False))
 
 
-def align_stacks(now: list[Node], want: list[Node], force_first: bool) -> list[tuple[int, int]]:
+def align_stacks(
+    now: list[BlockTree], want: list[BlockTree], force_first: bool
+) -> list[tuple[int, int]]:
     """Pairs (i, j) of a longest common subsequence of blocks with equal keys (the first blocks
     paired when ``force_first``); among equal lengths, exact copies are preferred."""
     if force_first and now and want and now[0].key == want[0].key:
@@ -232,14 +235,14 @@ def align_stacks(now: list[Node], want: list[Node], force_first: bool) -> list[t
 
 
 def pair_scripts(
-    now: list[list[Node]], want: list[list[Node]]
-) -> tuple[list[tuple[list[Node], list[Node] | None]], list[int]]:
+    now: list[list[BlockTree]], want: list[list[BlockTree]]
+) -> tuple[list[tuple[list[BlockTree], list[BlockTree] | None]], list[int]]:
     """Which live script each wanted script is edited from. Equal scripts are kept (left out of
     the result); the others are paired with the most similar live script that starts with the
     same block, or with None (built anew). Returns those pairs and the indices of the live
     scripts left over (to delete)."""
     pending = list(range(len(now)))
-    todo: list[tuple[list[Node], list[Node] | None]] = []
+    todo: list[tuple[list[BlockTree], list[BlockTree] | None]] = []
     for script in want:  # keep equal scripts
         same = next((i for i in pending if same_scripts([now[i]], [script])), None)
         if same is not None:

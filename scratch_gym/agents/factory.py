@@ -10,7 +10,7 @@ from scratch_gym.agents.answering import (
     ProgramOracleAgent,
     ProgramRandomAgent,
 )
-from scratch_gym.agents.base import MODES, Agent
+from scratch_gym.agents.base import AGENT_MODES, Agent
 from scratch_gym.agents.single_drag import (
     DragHeuristicAgent,
     DragOracleAgent,
@@ -38,15 +38,15 @@ BUILT_IN: dict[str, dict[str, type[Agent]]] = {
 
 
 def make_agent(name: str, mode: str = "primitive", **kwargs: Any) -> Agent:
-    """An agent for ``mode`` (one of ``MODES``): ``random`` (seed), ``oracle`` (each mode has its
+    """An agent for ``mode`` (one of ``AGENT_MODES``): ``random`` (seed), ``oracle`` (each mode has its
     own: the primitive or composite oracle, the single-drag, perception or NL2Scratch oracle), or
     ``llm`` (base_url, model, api_key_env, coords, history, max_retries, backoff_s, timeout_s,
     temperature, max_tokens, parse_retries; in composite mode ``block_reference=True`` puts the
     block reference into its system prompt; in nl2scratch mode ``protocol="paper"`` makes the
     paper protocol's one-shot writer with shots, examples, samples, temperature, top_p); in single_drag mode also ``drag-policy`` (the
     shipped checkpoint, or ``drag-policy:PATH``) and ``drag-heuristic``."""
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; allowed: {', '.join(MODES)}")
+    if mode not in AGENT_MODES:
+        raise ValueError(f"unknown mode {mode!r}; allowed: {', '.join(AGENT_MODES)}")
     name, kwargs = split_agent_name(name, kwargs)
     check_agent_mode(name, mode)
     if name in ONE_MODE:

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from scratch_gym.agents.base import MODES
+    from scratch_gym.agents.base import AGENT_MODES
     from scratch_gym.agents.factory import AGENTS
     from scratch_gym.suites import SUITES
 
@@ -50,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--mode",
         default=None,
-        choices=list(MODES),
+        choices=list(AGENT_MODES),
         help="how the agent acts: primitive (default) or composite in the tasks and scratchworld "
         "suites; each other suite has its own one mode (the default there)",
     )

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from scratch_gym.demos.format import DEFAULT_OBS_SIZE, MODES, make_demo_env
+from scratch_gym.demos.format import DEFAULT_OBS_SIZE, DEMO_MODES, make_demo_env
 from scratch_gym.demos.record import Capture, load_episode, save_episode, save_record
 from scratch_gym.progress import progress_bar
 from scratch_gym.records.status import DONE, INFRASTRUCTURE_ERROR, SUCCESS
@@ -164,8 +164,8 @@ def collect(
     progress: bool = True,
 ) -> DemoReport:
     """Record the oracle on ``tasks`` in ``mode`` and build the Minari dataset under ``out``."""
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; allowed: {', '.join(MODES)}")
+    if mode not in DEMO_MODES:
+        raise ValueError(f"unknown mode {mode!r}; allowed: {', '.join(DEMO_MODES)}")
     root = Path(out).expanduser().resolve()
     name = f"{suite}-{mode}"
     staging = root / STAGING / name

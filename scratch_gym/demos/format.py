@@ -41,7 +41,7 @@ from scratch_gym.editor.page import VIEWPORT
 from scratch_gym.suites.tasks import MODE_ENV_IDS
 
 DEFAULT_OBS_SIZE = (320, 180)
-MODES = ("primitive", "composite")
+DEMO_MODES = ("primitive", "composite")
 TEXT_FIELDS = ("instruction", "last_action_error")
 PAIR_FIELDS = ("start", "end", "scroll")
 
@@ -146,8 +146,8 @@ def make_demo_env(
     """The wrapped environment recordings use (and Minari's ``recover_environment`` rebuilds)."""
     import scratch_gym  # noqa: F401  (registers the ids)
 
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; allowed: {', '.join(MODES)}")
+    if mode not in DEMO_MODES:
+        raise ValueError(f"unknown mode {mode!r}; allowed: {', '.join(DEMO_MODES)}")
     env = gym.make(MODE_ENV_IDS[mode], render_mode="rgb_array", reward_mode=reward_mode)
     return DemoFormat(env, obs_width=obs_size[0], obs_height=obs_size[1])
 

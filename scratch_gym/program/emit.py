@@ -12,7 +12,7 @@ from scratch_gym.program.matcher import (
     Lit,
     Menu,
     NameRef,
-    Node,
+    ParsedBlock,
     ParseResult,
     Procedure,
     VarField,
@@ -76,7 +76,7 @@ class Emitter:
         return self._named("broadcast", name)
 
     # -- scripts ----------------------------------------------------------------------------------
-    def emit(self, scripts: list[tuple[list[Node], Procedure | None]]) -> ParseResult:
+    def emit(self, scripts: list[tuple[list[ParsedBlock], Procedure | None]]) -> ParseResult:
         x, y = self.origin
         tops = []
         for nodes, define in scripts:
@@ -96,7 +96,7 @@ class Emitter:
             created_broadcasts=list(self.p.new_broadcasts),
         )
 
-    def chain(self, nodes: list[Node], parent: str | None) -> str:
+    def chain(self, nodes: list[ParsedBlock], parent: str | None) -> str:
         first = prev = None
         for node in nodes:
             bid = self.node(node, prev or parent)
@@ -122,7 +122,7 @@ class Emitter:
         self.blocks[bid] = b
         return bid, b
 
-    def node(self, node: Node, parent: str | None) -> str:
+    def node(self, node: ParsedBlock, parent: str | None) -> str:
         if node.opcode == "procedures_definition":
             return self.definition(node, parent)
         if node.opcode == "procedures_call":
@@ -183,12 +183,12 @@ class Emitter:
             value = self.resolve(value, arg)
         if isinstance(value, Lit):
             b["inputs"][name] = [1, [prim, value.text]]
-        elif isinstance(value, Node):
+        elif isinstance(value, ParsedBlock):
             b["inputs"][name] = [3, self.reporter(value, bid), [prim, default]]
         else:
             b["inputs"][name] = [1, [prim, ""]]
 
-    def reporter(self, node: Node, parent: str) -> str | list:
+    def reporter(self, node: ParsedBlock, parent: str) -> str | list:
         """A reporter in an input: variables and lists inline as sb3 primitives."""
         if node.opcode == "data_variable":
             return [VAR, node.name, self.var_id(node.name)]
@@ -196,7 +196,7 @@ class Emitter:
             return [LIST, node.name, self.list_id(node.name)]
         return self.node(node, parent)
 
-    def resolve(self, ref: NameRef, arg: Arg) -> Node | Lit | Menu:
+    def resolve(self, ref: NameRef, arg: Arg) -> ParsedBlock | Lit | Menu:
         """The variable-vs-literal rule (see the matcher module's docstring)."""
         name = ref.text.strip()
         node = self.p.name_node(name, 0)
@@ -235,7 +235,7 @@ class Emitter:
             b["inputs"][arg.name] = [3, self.reporter(value, bid), shadow]
 
     # -- custom blocks ----------------------------------------------------------------------------
-    def definition(self, node: Node, parent: str | None) -> str:
+    def definition(self, node: ParsedBlock, parent: str | None) -> str:
         proc = node.proc
         bid, b = self.block("procedures_definition", parent)
         pid, proto = self.block("procedures_prototype", bid, shadow=True)
@@ -258,7 +258,7 @@ class Emitter:
         }
         return bid
 
-    def call(self, node: Node, parent: str | None) -> str:
+    def call(self, node: ParsedBlock, parent: str | None) -> str:
         proc = node.proc
         bid, b = self.block("procedures_call", parent)
         text = Arg(name="", kind="text", shadow="text")
@@ -279,7 +279,7 @@ class Emitter:
         return bid
 
 
-def _height(nodes: list[Node]) -> int:
+def _height(nodes: list[ParsedBlock]) -> int:
     total = 0
     for n in nodes:
         total += 1 + sum(_height(s) + 1 for s in n.stacks.values())

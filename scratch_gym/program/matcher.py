@@ -97,13 +97,15 @@ class Procedure:
 
 
 @dataclass
-class Node:
+class ParsedBlock:
+    """One block of parsed scratchblocks text, where it stands, its arguments and stacks."""
+
     opcode: str
     line: int
     col: int
     spec: BlockSpec | None = None
     args: dict[str, Any] = field(default_factory=dict)
-    stacks: dict[str, list[Node]] = field(default_factory=dict)
+    stacks: dict[str, list[ParsedBlock]] = field(default_factory=dict)
     proc: Procedure | None = None
     name: str = ""  # variable, list or argument reporters
 
@@ -242,7 +244,7 @@ class _Parser:
         return out
 
     # -- text -> tree ---------------------------------------------------------------------------
-    def parse(self, text: str) -> list[tuple[list[Node], Procedure | None]]:
+    def parse(self, text: str) -> list[tuple[list[ParsedBlock], Procedure | None]]:
         lines = text.splitlines()
         lexed: list[Line | None] = []
         for number, raw in enumerate(lines, start=1):
@@ -256,9 +258,11 @@ class _Parser:
                 self.line = line
                 proc = self.prototype(line)
                 self.procs.setdefault(proc.key, proc)
-        scripts: list[tuple[list[Node], Procedure | None]] = []
-        current: list[Node] = []
-        stack: list[tuple[Node, list[Node]]] = []  # open C-blocks and the list they append to
+        scripts: list[tuple[list[ParsedBlock], Procedure | None]] = []
+        current: list[ParsedBlock] = []
+        stack: list[
+            tuple[ParsedBlock, list[ParsedBlock]]
+        ] = []  # open C-blocks and the list they append to
         body = current
         define: Procedure | None = None
 
@@ -298,7 +302,9 @@ class _Parser:
                     raise self.error("'define' inside a C-block")
                 finish()
                 self.define = define = self.prototype(line, existing=True)
-                node = Node("procedures_definition", line.number, line.indent + 1, proc=define)
+                node = ParsedBlock(
+                    "procedures_definition", line.number, line.indent + 1, proc=define
+                )
                 current.append(node)
                 continue
             self.define = define
@@ -327,7 +333,7 @@ class _Parser:
         finish()
         return scripts
 
-    def _is_cap(self, node: Node) -> bool:
+    def _is_cap(self, node: ParsedBlock) -> bool:
         if node.spec is None:
             return False
         if node.opcode == "control_stop":
@@ -356,7 +362,7 @@ class _Parser:
         warp = "run without screen refresh" in line.hint
         return Procedure(code, names, kinds, ids, warp)
 
-    def statement(self, line: Line) -> Node:
+    def statement(self, line: Line) -> ParsedBlock:
         items = line.items
         key = key_of(items)
         if line.hint != "custom":
@@ -377,7 +383,7 @@ class _Parser:
             suggestions=self.suggest(key, STATEMENT_SHAPES),
         )
 
-    def value_node(self, br: Bracket, standalone: bool = False) -> Node:
+    def value_node(self, br: Bracket, standalone: bool = False) -> ParsedBlock:
         """A reporter or boolean block from a round or angle bracket."""
         items = br.items
         if items is None or not items:
@@ -392,7 +398,9 @@ class _Parser:
             name = br.raw.strip()
             if br.kind == "<":
                 if self.define and name in _args_of(self.define, "b"):
-                    return Node("argument_reporter_boolean", self.line.number, br.col, name=name)
+                    return ParsedBlock(
+                        "argument_reporter_boolean", self.line.number, br.col, name=name
+                    )
                 raise self.error(
                     f"unknown boolean block <{br.raw}>",
                     br.col,
@@ -402,7 +410,7 @@ class _Parser:
                 node = self.name_node(name, br.col)
                 if node is None:
                     self.known_vars.setdefault(name, "")
-                    node = Node("data_variable", self.line.number, br.col, name=name)
+                    node = ParsedBlock("data_variable", self.line.number, br.col, name=name)
                 return node
         raise self.error(
             f"unknown reporter {_bracketed(br)}",
@@ -422,24 +430,24 @@ class _Parser:
             cands = [(s, p) for s, p in cands if _bare_words(p.parts) == words]
         return cands
 
-    def name_node(self, name: str, col: int, slot: Arg | None = None) -> Node | None:
+    def name_node(self, name: str, col: int, slot: Arg | None = None) -> ParsedBlock | None:
         """A variable, list or argument reporter for ``name``; None for a literal."""
         line = self.line.number if self.line else 0
         if self.define and name in _args_of(self.define, "s"):
-            return Node("argument_reporter_string_number", line, col, name=name)
+            return ParsedBlock("argument_reporter_string_number", line, col, name=name)
         if name in self.known_vars:
-            return Node("data_variable", line, col, name=name)
+            return ParsedBlock("data_variable", line, col, name=name)
         if name in self.known_lists:
-            return Node("data_listcontents", line, col, name=name)
+            return ParsedBlock("data_listcontents", line, col, name=name)
         return None
 
     # -- matching a block -----------------------------------------------------------------------
-    def build(self, cands: list[tuple[BlockSpec, Any]], items: list[Item], col: int) -> Node:
+    def build(self, cands: list[tuple[BlockSpec, Any]], items: list[Item], col: int) -> ParsedBlock:
         slots = [it for it in items if isinstance(it, Bracket)]
         if len(cands) > 1:
             cands = sorted(cands, key=lambda c: -self.fit(c[0], slots))
         spec = cands[0][0]
-        node = Node(spec.opcode, self.line.number, col, spec)
+        node = ParsedBlock(spec.opcode, self.line.number, col, spec)
         for arg, item in zip(spec.args, slots, strict=True):
             node.args[arg.name] = self.argument(spec, arg, item)
         return node
@@ -481,7 +489,7 @@ class _Parser:
             return self.menu_value(spec, arg, item)
         return self.input_value(spec.scratchblocks, arg, item)
 
-    def boolean(self, item: Bracket) -> Node | None:
+    def boolean(self, item: Bracket) -> ParsedBlock | None:
         """The boolean block of a ``<...>`` slot (None for ``<>``)."""
         if not item.items:
             return None
@@ -567,12 +575,12 @@ class _Parser:
         line = self.line.number
         if item.hint in ("variables", "variable"):
             self.known_vars.setdefault(name, "")
-            return Node("data_variable", line, item.col, name=name)
+            return ParsedBlock("data_variable", line, item.col, name=name)
         if item.hint == "list":
             self.known_lists.setdefault(name, "")
-            return Node("data_listcontents", line, item.col, name=name)
+            return ParsedBlock("data_listcontents", line, item.col, name=name)
         if item.hint in ("custom-arg", "custom arg"):
-            return Node("argument_reporter_string_number", line, item.col, name=name)
+            return ParsedBlock("argument_reporter_string_number", line, item.col, name=name)
         return self.value_node(item)
 
     def menu_value(self, spec: BlockSpec, arg: Arg, item: Bracket) -> Any:
@@ -620,9 +628,9 @@ class _Parser:
             self.known_vars.setdefault(name, "")
         return VarField(name, vtype)
 
-    def call(self, proc: Procedure, items: list[Item], col: int) -> Node:
+    def call(self, proc: Procedure, items: list[Item], col: int) -> ParsedBlock:
         slots = [it for it in items if isinstance(it, Bracket)]
-        node = Node("procedures_call", self.line.number, col, proc=proc)
+        node = ParsedBlock("procedures_call", self.line.number, col, proc=proc)
         text_arg = Arg(name="", kind="text", shadow="text")
         for arg_id, kind, item in zip(proc.ids, proc.kinds, slots, strict=True):
             if kind == "b":
@@ -653,7 +661,7 @@ def _plain(item: Bracket) -> bool:
     return item.items is not None and all(isinstance(i, Word) for i in item.items)
 
 
-def _text(node: Node) -> str:
+def _text(node: ParsedBlock) -> str:
     return node.spec.scratchblocks if node.spec else node.opcode
 
 

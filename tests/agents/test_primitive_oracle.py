@@ -98,7 +98,7 @@ def test_a_c_block_put_inside_a_stack_keeps_the_blocks_below_it_under_it(primiti
     """A C-block dropped in the middle of a stack wraps the blocks below it. The oracle takes such
     a drop back (Ctrl+Z), hangs those blocks under the new block on free canvas, then moves it in:
     the new block ends up between the two, its mouth empty, and nothing is lost."""
-    from scratch_gym.agents.composite_plan import Node
+    from scratch_gym.agents.composite_plan import BlockTree
     from scratch_gym.agents.primitive_oracle.editing import ScriptEditor
 
     primitive_env.reset(options={"task": "fix-bounce"})
@@ -107,7 +107,7 @@ def test_a_c_block_put_inside_a_stack_keeps_the_blocks_below_it_under_it(primiti
     after = next(i for i, b in blocks.items() if b["opcode"] == "motion_gotoxy")
     tail = blocks[after]["next"]
     plan = ScriptEditor(view).insert(
-        Node("new", "control_repeat", ("control_repeat",)), after, None
+        BlockTree("new", "control_repeat", ("control_repeat",)), after, None
     )
     made = None
     try:

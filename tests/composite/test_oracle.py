@@ -10,7 +10,7 @@ import pytest
 
 import scratch_gym  # noqa: F401  (registers the ids)
 from scratch_gym.agents.composite_oracle import CompositeOracleAgent
-from scratch_gym.agents.composite_plan import Node, align_stacks
+from scratch_gym.agents.composite_plan import BlockTree, align_stacks
 from scratch_gym.agents.factory import make_agent
 from scratch_gym.agents.golden import project_json
 from scratch_gym.program import ProjectBuilder
@@ -71,8 +71,8 @@ def test_oracle_reaches_success(per_step_env, task_id):
 
 
 def test_alignment_keeps_common_blocks_in_order():
-    def n(op: str) -> Node:
-        return Node(op, op, (op,))
+    def n(op: str) -> BlockTree:
+        return BlockTree(op, op, (op,))
 
     now = [n("a"), n("x"), n("b"), n("c")]
     want = [n("a"), n("b"), n("y"), n("c")]

@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from scratch_gym.agents.composite_plan import ARGUMENTS, Node, align_stacks, pair_scripts
+from scratch_gym.agents.composite_plan import ARGUMENTS, BlockTree, align_stacks, pair_scripts
 from scratch_gym.agents.primitive_oracle import gestures as g
 from scratch_gym.agents.primitive_oracle.gestures import Action, OracleError, Point
 from scratch_gym.agents.primitive_oracle.view import EditorView
@@ -30,7 +30,7 @@ class ScriptEditor:
         self.view = view
 
     # -- a target ---------------------------------------------------------------------------------
-    def edit_target(self, want: list[list[Node]]) -> Iterator[Action]:
+    def edit_target(self, want: list[list[BlockTree]]) -> Iterator[Action]:
         now = self.view.scripts()
         todo, pending = pair_scripts(now, want)
         defs = [i for i in pending if now[i][0].opcode == "procedures_definition"]
@@ -48,7 +48,7 @@ class ScriptEditor:
 
     # -- stacks and blocks ------------------------------------------------------------------------
     def edit_stack(
-        self, now: list[Node], want: list[Node], parent: str | None, slot: str | None
+        self, now: list[BlockTree], want: list[BlockTree], parent: str | None, slot: str | None
     ) -> Iterator[Action]:
         pairs = align_stacks(now, want, force_first=parent is None)
         kept = {c for c, _ in pairs}
@@ -67,7 +67,7 @@ class ScriptEditor:
             yield from self.edit_block(self.view.node(made), node)
             prev = made
 
-    def edit_block(self, now: Node, want: Node) -> Iterator[Action]:
+    def edit_block(self, now: BlockTree, want: BlockTree) -> Iterator[Action]:
         names = list(dict.fromkeys([*want.literals, *want.reporters, *now.reporters]))
         for name in names:
             got, need = now.reporters.get(name), want.reporters.get(name)
@@ -88,7 +88,7 @@ class ScriptEditor:
             current = self.view.node(now.id).stacks.get(name, [])
             yield from self.edit_stack(current, want.stacks.get(name, []), now.id, name)
 
-    def _input_id(self, node: Node, name: str) -> str:
+    def _input_id(self, node: BlockTree, name: str) -> str:
         """The input's real name (a custom-block call's inputs are keyed by argument names)."""
         if node.opcode != "procedures_call":
             return name
@@ -104,7 +104,7 @@ class ScriptEditor:
 
     # -- new blocks -------------------------------------------------------------------------------
     def insert(
-        self, node: Node, after: str | None, parent: str | None, slot: str | None = None
+        self, node: BlockTree, after: str | None, parent: str | None, slot: str | None = None
     ) -> Iterator[Action]:
         """Drag a new ``node`` block onto the canvas: under ``after``, into ``parent``'s ``slot``,
         or (neither) onto free canvas. Returns the new block's id. A drop that lands elsewhere is
@@ -169,7 +169,7 @@ class ScriptEditor:
             top = next((i for i in extra if blocks[i].get("parent") not in extra), extra[0])
             yield from self._trash(top)
 
-    def _source(self, node: Node) -> Iterator[Action]:
+    def _source(self, node: BlockTree) -> Iterator[Action]:
         """The palette block (or prototype argument) to drag a new ``node`` from."""
         op = node.opcode
         if op in ARGUMENTS:

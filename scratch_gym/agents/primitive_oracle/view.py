@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from scratch_gym.agents.base import privileged_channel
-from scratch_gym.agents.composite_plan import Node, TreeReader
+from scratch_gym.agents.composite_plan import BlockTree, TreeReader
 
 
 class EditorView:
@@ -55,10 +55,10 @@ class EditorView:
         """The editing target: ``{target, is_stage, blocks}`` (the VM's blocks)."""
         return self.bridge.composite_blocks()
 
-    def scripts(self) -> list[list[Node]]:
+    def scripts(self) -> list[list[BlockTree]]:
         return TreeReader(self.vm()["blocks"], vm=True).scripts()
 
-    def node(self, block_id: str) -> Node:
+    def node(self, block_id: str) -> BlockTree:
         return TreeReader(self.vm()["blocks"], vm=True).node(block_id)
 
     def screenshot(self) -> Any:
