@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from tests.shared_data import REPO_ROOT, REQUIRE_SHARED, SHARED_DIR, require_shared  # noqa: F401
 
-import pytest
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-SHARED_DIR = Path(os.environ.get("SCRATCH_GYM_SHARED", REPO_ROOT.parent / "shared"))
 DIAG_800 = SHARED_DIR / "data" / "nl2scratch" / "test_sac_primary_subset_800.jsonl"
 
 WORKED_PROGRAM = [
@@ -38,24 +33,6 @@ WORKED_DESCRIPTION = (
 PREDICTIONS_DIR = SHARED_DIR / "data" / "nl2scratch" / "predictions"
 PUBLISHED_FIXTURES = REPO_ROOT / "tests" / "fixtures" / "nl2scratch_published"
 PREDICTION_FILES = ("gpt41_diag800_0shot", "gpt41_diag800_20shot", "gpt54_diag800_20shot")
-
-
-REQUIRE_SHARED = "SCRATCH_GYM_REQUIRE_SHARED"
-
-
-def require_shared(path: Path) -> Path:
-    """``path`` under ``$SCRATCH_GYM_SHARED`` (default ../shared). Where it is absent the test
-    skips, saying which variable finds it; with ``$SCRATCH_GYM_REQUIRE_SHARED=1`` (CI: .ci/run)
-    it fails instead, so CI never skips a data test silently."""
-    if path.is_file():
-        return path
-    reason = (
-        f"{path} is missing: set SCRATCH_GYM_SHARED to the folder that holds data/nl2scratch "
-        f"(default: ../shared next to the checkout)"
-    )
-    if os.environ.get(REQUIRE_SHARED) == "1":
-        pytest.fail(f"{reason}; {REQUIRE_SHARED}=1 requires it")
-    pytest.skip(reason)
 
 
 def run_cli(*argv: str) -> int:

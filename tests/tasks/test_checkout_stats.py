@@ -8,12 +8,10 @@ import shutil
 import zipfile
 from pathlib import Path
 
-import pytest
-
 from scratch_gym.cli import main
+from tests.shared_data import SCRATCHWORLD_DIR, require_shared
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "scratchworld"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "scratchworld"
 STATIC = Path("scratch-gui") / "static"
 
 
@@ -68,11 +66,10 @@ def test_checkout_statistics_count_the_blocks_each_golden_modifies(tmp_path, cap
     assert code == 2 and err.startswith("error: ") and "tasks/ is missing" in err
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason="no shared ScratchWorld checkout on this machine")
 def test_the_shared_checkout_has_the_papers_83_tasks():
     from scratch_gym.tasks.scratchworld_golden import scratchworld_tasks
     from scratch_gym.tasks.stats import checkout_stats
 
-    _, s = checkout_stats(scratchworld_tasks(SHARED))
+    _, s = checkout_stats(scratchworld_tasks(require_shared(SCRATCHWORLD_DIR)))
     assert s["tasks"] == 83 and s["without_golden"] == []
     assert s["by_category"] == {"compute": 25, "create": 20, "debug": 20, "extend": 18}
