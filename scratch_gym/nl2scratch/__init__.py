@@ -1,16 +1,22 @@
 """NL2Scratch metrics: SAC (program vs description / reference), EM, token F1, parse success,
 the benchmark runner with its two scoring protocols (``paper``, the default, reproducing the
-published scorer; ``robust``, scratch-gym's own) and a rule-based describer."""
+published scorer with the frozen parts of :mod:`scratch_gym.nl2scratch.paper`; ``robust``,
+scratch-gym's own) and a rule-based describer."""
 
 from scratch_gym.nl2scratch.describer import describe
 from scratch_gym.nl2scratch.description_slots import extract_description_slots
-from scratch_gym.nl2scratch.metrics import exact_match, parse_success, token_f1
-from scratch_gym.nl2scratch.paper_parser import paper_parse_check, paper_parse_success
-from scratch_gym.nl2scratch.paper_sac import paper_sac_nl, paper_sac_ref
+from scratch_gym.nl2scratch.metrics import TextMetrics, exact_match, token_f1
+from scratch_gym.nl2scratch.parser import parse_success
 from scratch_gym.nl2scratch.postprocess import postprocess
 from scratch_gym.nl2scratch.program_slots import extract_program_slots
-from scratch_gym.nl2scratch.protocols import PROTOCOLS, Protocol, get_protocol
-from scratch_gym.nl2scratch.sac import HIGH_THRESHOLD, SacResult, sac_nl, sac_ref
+from scratch_gym.nl2scratch.protocols import (
+    PROTOCOLS,
+    ScoringProtocol,
+    get_protocol,
+    sac_nl,
+    sac_ref,
+)
+from scratch_gym.nl2scratch.sac import HIGH_THRESHOLD, SacComparator, SacResult, SlotRules
 from scratch_gym.nl2scratch.selection import STRATEGIES, select
 from scratch_gym.nl2scratch.slots import SLOT_ORDER, Slots
 
@@ -19,18 +25,17 @@ __all__ = [
     "PROTOCOLS",
     "SLOT_ORDER",
     "STRATEGIES",
-    "Protocol",
+    "SacComparator",
     "SacResult",
+    "ScoringProtocol",
+    "SlotRules",
     "Slots",
+    "TextMetrics",
     "describe",
     "exact_match",
     "extract_description_slots",
     "extract_program_slots",
     "get_protocol",
-    "paper_parse_check",
-    "paper_parse_success",
-    "paper_sac_nl",
-    "paper_sac_ref",
     "parse_success",
     "postprocess",
     "sac_nl",

@@ -4,7 +4,7 @@ Deterministic, no model. It keeps the script's structure and control flow ("If .
 End of condition."; "Repeat 7 times: ... End of loop."), every number exactly as written, and
 every name (variables, costumes, backdrops, messages, sounds, sprites, keys). Text literals are
 quoted, so words inside them ("hide", "move") are not read as instructions. Phrasing is chosen so
-that :func:`~scratch_gym.nl2scratch.sac.sac_nl` reads back the program's slots; blocks it does not
+that :func:`~scratch_gym.nl2scratch.protocols.sac_nl` reads back the program's slots; blocks it does not
 know are quoted verbatim.
 """
 

@@ -38,8 +38,10 @@ Choices:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
+from scratch_gym.nl2scratch.program_slots import program_identifiers
 from scratch_gym.nl2scratch.slots import Slots
 from scratch_gym.nl2scratch.text import clean, loose_name, normalize_name, standalone_numbers
 
@@ -614,3 +616,13 @@ def extract_description_slots(
         numeric_values=frozenset(numbers),
         **names,
     )
+
+
+@dataclass(frozen=True)
+class RobustDescriptionSlots:
+    """The robust protocol's description-side extractor
+    (:class:`~scratch_gym.nl2scratch.interfaces.DescriptionSlotExtractor`), guided by the
+    program's slots and identifiers."""
+
+    def slots(self, description: str, program: Slots, program_lines: Sequence[str]) -> Slots:
+        return extract_description_slots(description, program, program_identifiers(program_lines))

@@ -17,7 +17,7 @@ from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.nl2scratch.generation import get_generation_protocol
 from scratch_gym.nl2scratch.inputs import Example
-from scratch_gym.nl2scratch.protocols import PROTOCOLS, Protocol, get_protocol
+from scratch_gym.nl2scratch.protocols import PROTOCOLS, ScoringProtocol, get_protocol
 from scratch_gym.nl2scratch.scoring import score_prediction
 from scratch_gym.program import ScratchblocksError, parse_scripts, render_scripts
 from scratch_gym.program.projects import empty_project, project_json, with_project_json
@@ -312,7 +312,7 @@ class ProgramEnv(PageEnv):
 
 
 def score_program(
-    program: str, description: str, reference: list[str] | None, protocol: Protocol
+    program: str, description: str, reference: list[str] | None, protocol: ScoringProtocol
 ) -> dict[str, Any]:
     """One program's scores as the environment and the ``eval`` judge both give them: EM, F1,
     PS, SAC_nl (with its slot scores) and, with a reference, SAC_ref, after the protocol's

@@ -28,7 +28,8 @@ Choices (the paper leaves room for them):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from scratch_gym.nl2scratch.slots import Slots
 from scratch_gym.nl2scratch.text import is_number, normalize_name, program_lines, standalone_numbers
@@ -303,3 +304,15 @@ def program_identifiers(program: str | Iterable[str]) -> set[str]:
                 if name:
                     found.add(name)
     return found
+
+
+@dataclass(frozen=True)
+class RobustProgramSlots:
+    """The robust protocol's program-side extractor
+    (:class:`~scratch_gym.nl2scratch.interfaces.ProgramSlotExtractor`)."""
+
+    def lines(self, program: str | Iterable[str] | None) -> list[str]:
+        return program_lines(program)
+
+    def slots(self, lines: Sequence[str]) -> Slots:
+        return extract_program_slots(lines)

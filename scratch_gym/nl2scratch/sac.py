@@ -1,46 +1,57 @@
 """SAC (Semantic Alignment Consistency): slot agreement between a program and a description
-(SAC_nl) or between a program and a reference program (SAC_ref), as the *robust* protocol scores
-it (scratch-gym's own extractors). The published scorer's SAC, the default ``paper`` protocol,
-is :mod:`scratch_gym.nl2scratch.paper_sac`; docs/nl2scratch.md tables the differences.
+(SAC_nl) or between a program and a reference program (SAC_ref), given the slots both sides'
+extractors read.
 
-SAC is the mean of the per-slot scores over the *comparable* slots. Choices:
+One comparator, :class:`SacComparator`, parameterised by :class:`SlotRules`: the five rules
+where the protocols' comparisons differ are data (the robust protocol's are
+:data:`~scratch_gym.nl2scratch.sac_rules.ROBUST_RULES`, the paper's
+:data:`~scratch_gym.nl2scratch.paper.sac_rules.PAPER_RULES`; docs/nl2scratch.md tables them).
+What every protocol shares:
 
-* **Scalar slots** (``event_type``, ``event_target``): comparable when either side has a value;
-  score 1 on exact equality, else 0.
-* **Set slots** (``action_types``, ``loop_types``, ``loop_counts``, ``condition_types``,
-  ``numeric_values``): comparable when either side is non-empty; score is the set overlap
-  |A∩B| / |A∪B| (Jaccard), so both missing and extra values cost. SAC_nl compares numbers by
-  magnitude, since descriptions put signs into words ("move down 10", "point left"); SAC_ref
-  compares signed values.
-* **Name slots** (variables, costumes, backdrops, broadcasts): in SAC_nl the description's names are
-  found by looking for the program's names in it (the paper's guided matching), so the slot is
-  comparable when the *program* has names and scores the fraction of them that the description
-  names. In SAC_ref both sides are programs: comparable when either side has names, Jaccard.
-* No comparable slot: SAC_nl is 0 (nothing could be checked); SAC_ref is 1 when both programs are
-  non-empty (they agree on every slot, all empty). An empty program scores 0 in both.
-* ``perfect`` means SAC = 1.0 and ``high`` means SAC >= 0.85 (``HIGH_THRESHOLD``).
-
-Measured on the paper's 800-example diagnostic set (which kept pairs with SAC >= 0.85; some
-descriptions are cut off mid-sentence): SAC_nl of each reference program against its own description
-has mean 0.984, 76% of pairs at 1.0 and 98% at >= 0.85 (minimum 0.69); against the next example's
-description (a derangement) the mean is 0.17 and 0.4% reach 1.0; SAC_ref of each reference against
-itself is 1.0.
+* SAC is the mean of the per-slot scores over the *comparable* slots (a score of None is not
+  comparable), in :data:`~scratch_gym.nl2scratch.slots.SLOT_ORDER`.
+* Set slots score the overlap |A∩B| / |A∪B| (Jaccard), not comparable when both are empty, so
+  both missing and extra values cost.
+* An empty program scores 0; SAC_nl with no comparable slot is 0.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
 
-from scratch_gym.nl2scratch.description_slots import extract_description_slots
-from scratch_gym.nl2scratch.program_slots import extract_program_slots, program_identifiers
-from scratch_gym.nl2scratch.slots import NAME_SLOTS, SCALAR_SLOTS, SET_SLOTS, SLOT_ORDER, Slots
-from scratch_gym.nl2scratch.text import abs_number, program_lines
+from scratch_gym.nl2scratch.slots import NAME_SLOTS, SCALAR_SLOTS, SLOT_ORDER, Slots
 
 HIGH_THRESHOLD = 0.85
 
-Program = str | Iterable[str]
+Score = float | None
+ScalarRule = Callable[[str | None, str | None], Score]
+NameRule = Callable[[frozenset[str], frozenset[str], str], Score]
+
+
+@dataclass(frozen=True)
+class SlotRules:
+    """The rules of one protocol's SAC comparison:
+
+    1. ``scalar``: the score of a scalar slot (None: not comparable);
+    2. ``nl_number``: how SAC_nl reads a number of ``numeric_values`` (signed, or its magnitude);
+    3. ``nl_names``: the SAC_nl score of a name slot from the program's names, the description's
+       and the description text;
+    4. ``ref_skipped``: slots SAC_ref leaves out (never comparable);
+    5. empty sides: ``empty_slot_scores`` (an empty program still gets its per-slot scores) and
+       ``ref_nothing_comparable`` (SAC_ref of two non-empty programs without a comparable slot).
+
+    ``perfect`` and ``high`` are the protocol's comparisons of a score with 1 and with 0.85."""
+
+    scalar: ScalarRule
+    nl_number: Callable[[str], str]
+    nl_names: NameRule
+    ref_skipped: frozenset[str]
+    empty_slot_scores: bool
+    ref_nothing_comparable: float
+    perfect: Callable[[float], bool]
+    high: Callable[[float], bool]
 
 
 @dataclass(frozen=True)
@@ -51,16 +62,17 @@ class SacResult:
     slot_scores: dict[str, float | None]
     program: Slots
     other: Slots
+    rules: SlotRules = field(repr=False, compare=False)
 
     @property
     def perfect(self) -> bool:
-        """SAC = 1.0."""
-        return math.isclose(self.score, 1.0)
+        """SAC = 1.0, as the rules compare it."""
+        return self.rules.perfect(self.score)
 
     @property
     def high(self) -> bool:
-        """SAC >= 0.85."""
-        return self.score >= HIGH_THRESHOLD - 1e-12
+        """SAC >= 0.85, as the rules compare it."""
+        return self.rules.high(self.score)
 
     def mismatched_slots(self) -> list[str]:
         """Comparable slots that scored below 1."""
@@ -75,59 +87,54 @@ def jaccard(left: Iterable[str], right: Iterable[str]) -> float | None:
     return len(a & b) / len(a | b)
 
 
-def scalar_agreement(left: str | None, right: str | None) -> float | None:
-    """1 when equal, 0 when different, None when both are missing."""
-    if left is None and right is None:
-        return None
-    return 1.0 if left == right else 0.0
-
-
 def _mean(scores: dict[str, float | None], empty: float) -> float:
     values = [v for v in scores.values() if v is not None]
     return sum(values) / len(values) if values else empty
 
 
-def slot_scores_nl(program: Slots, description: Slots) -> dict[str, float | None]:
-    """Per-slot SAC_nl scores of program slots against (guided) description slots."""
-    scores: dict[str, float | None] = {}
-    for slot in SCALAR_SLOTS:
-        scores[slot] = scalar_agreement(program.get(slot), description.get(slot))
-    for slot in SET_SLOTS:
-        left, right = program.get(slot), description.get(slot)
-        if slot == "numeric_values":
-            left, right = {abs_number(v) for v in left}, {abs_number(v) for v in right}
-        scores[slot] = jaccard(left, right)
-    for slot in NAME_SLOTS:
-        names = program.get(slot)
-        scores[slot] = len(names & description.get(slot)) / len(names) if names else None
-    return {slot: scores[slot] for slot in SLOT_ORDER}
+@dataclass(frozen=True)
+class SacComparator:
+    """SAC_nl and SAC_ref of slots already extracted, under ``rules``."""
 
+    rules: SlotRules
 
-def slot_scores_ref(program: Slots, reference: Slots) -> dict[str, float | None]:
-    """Per-slot SAC_ref scores of two programs' slots."""
-    scores: dict[str, float | None] = {}
-    for slot in SLOT_ORDER:
+    def _nothing(self, program: Slots, other: Slots) -> SacResult:
+        return SacResult(0.0, dict.fromkeys(SLOT_ORDER), program, other, self.rules)
+
+    def nl(self, program: Slots, description: Slots, text: str, empty: bool) -> SacResult:
+        """SAC_nl of program slots against description slots; ``text`` is the description,
+        ``empty`` whether the program has no line."""
+        if empty and not self.rules.empty_slot_scores:
+            return self._nothing(program, description)
+        scores = {
+            slot: self._nl_slot(slot, program.get(slot), description.get(slot), text)
+            for slot in SLOT_ORDER
+        }
+        return SacResult(
+            0.0 if empty else _mean(scores, 0.0), scores, program, description, self.rules
+        )
+
+    def _nl_slot(self, slot: str, left: Any, right: Any, text: str) -> float | None:
         if slot in SCALAR_SLOTS:
-            scores[slot] = scalar_agreement(program.get(slot), reference.get(slot))
-        else:
-            scores[slot] = jaccard(program.get(slot), reference.get(slot))
-    return scores
+            return self.rules.scalar(left, right)
+        if slot in NAME_SLOTS:
+            return self.rules.nl_names(left, right, text)
+        if slot == "numeric_values":
+            left = {self.rules.nl_number(v) for v in left}
+            right = {self.rules.nl_number(v) for v in right}
+        return jaccard(left, right)
 
+    def ref(self, program: Slots, reference: Slots, empty: bool) -> SacResult:
+        """SAC_ref of two programs' slots; ``empty`` whether either program has no line."""
+        if empty and not self.rules.empty_slot_scores:
+            return self._nothing(program, reference)
+        scores = {slot: self._ref_slot(slot, program, reference) for slot in SLOT_ORDER}
+        score = 0.0 if empty else _mean(scores, self.rules.ref_nothing_comparable)
+        return SacResult(score, scores, program, reference, self.rules)
 
-def sac_nl(program: Program, description: str) -> SacResult:
-    """SAC between a program (scratchblocks text or lines) and an English description."""
-    lines = program_lines(program)
-    p_slots = extract_program_slots(lines)
-    d_slots = extract_description_slots(description or "", p_slots, program_identifiers(lines))
-    scores = slot_scores_nl(p_slots, d_slots)
-    score = _mean(scores, 0.0) if lines else 0.0
-    return SacResult(score, scores, p_slots, d_slots)
-
-
-def sac_ref(program: Program, reference: Program) -> SacResult:
-    """SAC between a program and a reference program."""
-    lines, ref_lines = program_lines(program), program_lines(reference)
-    p_slots, r_slots = extract_program_slots(lines), extract_program_slots(ref_lines)
-    scores = slot_scores_ref(p_slots, r_slots)
-    score = _mean(scores, 1.0) if lines and ref_lines else 0.0
-    return SacResult(score, scores, p_slots, r_slots)
+    def _ref_slot(self, slot: str, program: Slots, reference: Slots) -> float | None:
+        if slot in self.rules.ref_skipped:
+            return None
+        if slot in SCALAR_SLOTS:
+            return self.rules.scalar(program.get(slot), reference.get(slot))
+        return jaccard(program.get(slot), reference.get(slot))

@@ -3,7 +3,7 @@
 
 Inputs are read by :mod:`~scratch_gym.nl2scratch.inputs` (references must be well formed;
 prediction problems are reported and scored as missing predictions, i.e. empty programs). Scores
-follow a :class:`~scratch_gym.nl2scratch.protocols.Protocol` (``paper`` by default, ``robust``).
+follow a :class:`~scratch_gym.nl2scratch.protocols.ScoringProtocol` (``paper`` by default, ``robust``).
 
 Columns: EM, F1, PS (parse success; None when parsing is switched off or the robust protocol's
 parser is not available), SAC_nl and SAC_ref as average, = 100% (perfect) and >= 85% (high); all
@@ -33,7 +33,7 @@ from scratch_gym.nl2scratch.inputs import (
     read_references,
 )
 from scratch_gym.nl2scratch.inputs import load_examples as _load_examples
-from scratch_gym.nl2scratch.protocols import Protocol, get_protocol
+from scratch_gym.nl2scratch.protocols import ScoringProtocol, get_protocol
 from scratch_gym.nl2scratch.selection import STRATEGIES, SelectionError, select
 from scratch_gym.progress import progress_bar
 
@@ -100,7 +100,7 @@ class BenchmarkResult:
     metrics: dict[str, float | None]
     intervals: dict[str, tuple[float, float] | None]
     examples: list[ExampleScores]
-    protocol: Protocol = field(default_factory=Protocol)
+    protocol: ScoringProtocol = field(default_factory=get_protocol)
     report: InputReport = field(default_factory=InputReport)
     strategy: str | None = None
     selection: dict[str, dict[str, float | None]] = field(default_factory=dict)
@@ -139,22 +139,16 @@ def load_examples(
     return examples, report.count("missing_predictions"), report.count("unknown_keys")
 
 
-def parser_available(protocol: Protocol | None = None) -> bool:
+def parser_available(protocol: ScoringProtocol) -> bool:
     """Whether the protocol's parser can run (the robust one needs the program model)."""
-    if protocol is not None and protocol.paper:
-        return True
-    try:
-        from scratch_gym.program import ScratchblocksError, parse_scripts  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return protocol.parser.available()
 
 
 def rerank(
     candidates: Sequence[Iterable[str] | str],
     description: str,
     parse_first: bool = False,
-    protocol: Protocol | None = None,
+    protocol: ScoringProtocol | None = None,
 ) -> int:
     """Index of the candidate with the highest SAC_nl (first on ties); ``parse_first`` chooses
     among parser-accepted candidates first (strategies ``sac`` and ``parse_sac``)."""
@@ -166,7 +160,7 @@ def rerank(
 
 
 def score_prediction(
-    prediction: str, example: Example, protocol: Protocol, check_parse: bool
+    prediction: str, example: Example, protocol: ScoringProtocol, check_parse: bool
 ) -> ExampleScores:
     """Scores of one prediction of an example."""
     text = protocol.prepare(prediction)
@@ -188,7 +182,7 @@ def score_prediction(
 
 
 def score_example(
-    example: Example, protocol: Protocol, check_parse: bool, strategy: str = "sac"
+    example: Example, protocol: ScoringProtocol, check_parse: bool, strategy: str = "sac"
 ) -> ExampleScores:
     """Scores of one example, choosing a candidate first when it has several."""
     chosen = 0
@@ -199,7 +193,7 @@ def score_example(
     return scores
 
 
-def columns(scores: list[ExampleScores], protocol: Protocol) -> dict[str, np.ndarray | None]:
+def columns(scores: list[ExampleScores], protocol: ScoringProtocol) -> dict[str, np.ndarray | None]:
     """Per-example values of each Table 2 column (None: not measured)."""
     nl = [s.sac_nl for s in scores]
     ref = [s.sac_ref for s in scores]
@@ -234,7 +228,7 @@ def bootstrap_interval(
 
 
 def aggregate(
-    scores: list[ExampleScores], protocol: Protocol, bootstrap: int = 0, seed: int = 0
+    scores: list[ExampleScores], protocol: ScoringProtocol, bootstrap: int = 0, seed: int = 0
 ) -> tuple[dict[str, float | None], dict[str, tuple[float, float] | None]]:
     """Column means and (with ``bootstrap`` samples) their 95% intervals."""
     cols = columns(scores, protocol)
@@ -256,7 +250,7 @@ def aggregate(
 
 
 def _strategy_table(
-    examples: list[Example], protocol: Protocol, check_parse: bool, progress: bool
+    examples: list[Example], protocol: ScoringProtocol, check_parse: bool, progress: bool
 ) -> dict[str, dict[str, float | None]]:
     """Table 2 columns for every strategy that applies to all examples."""
     table: dict[str, dict[str, float | None]] = {}
@@ -277,7 +271,7 @@ def _strategy_table(
 def evaluate(
     examples: list[Example],
     *,
-    protocol: Protocol | str = "paper",
+    protocol: ScoringProtocol | str = "paper",
     check_parse: bool | None = None,
     strategy: str = "sac",
     parse_first: bool = False,
@@ -328,7 +322,7 @@ def format_table(result: BenchmarkResult) -> str:
     """A readable table of the columns, as percentages with their 95% intervals."""
     options = result.protocol.describe()
     head = f"protocol: {result.protocol.name} (post-processing {'on' if options['postprocess'] else 'off'}"
-    if result.protocol.paper:
+    if options["ref_loop_slots"] is not None:
         head += f", SAC_ref loop slots {'on' if options['ref_loop_slots'] else 'off'}"
     rows = [head + ")", f"{'metric':<15}{'value':>9}   95% CI", "-" * 40]
     for name in METRICS:

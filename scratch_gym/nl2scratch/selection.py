@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from scratch_gym.nl2scratch.protocols import Protocol
+from scratch_gym.nl2scratch.protocols import ScoringProtocol
 
 STRATEGIES = ("first", "likelihood", "sac", "parse_likelihood", "parse_sac")
 
@@ -37,7 +37,7 @@ def select(
     strategy: str,
     candidates: Sequence[str],
     description: str,
-    protocol: Protocol,
+    protocol: ScoringProtocol,
     logprobs: Sequence[float] | None = None,
 ) -> int:
     """Index of the candidate ``strategy`` picks."""

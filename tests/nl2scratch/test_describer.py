@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from scratch_gym.nl2scratch import sac_nl
 from scratch_gym.nl2scratch.describer import describe
 from scratch_gym.nl2scratch.program_slots import extract_program_slots
-from scratch_gym.nl2scratch.sac import sac_nl
 from scratch_gym.nl2scratch.text import loose_name, normalize_name, standalone_numbers
 
 from .cases import WORKED_PROGRAM

@@ -23,7 +23,7 @@ def test_token_f1() -> None:
 
 
 def test_parse_success() -> None:
-    from scratch_gym.nl2scratch.metrics import parse_success
+    from scratch_gym.nl2scratch.parser import parse_success
 
     assert parse_success(["when @greenFlag clicked", "move (10) steps"])
     assert not parse_success(["when @greenFlag clicked", "if <mouse down?> then", "move (10"])

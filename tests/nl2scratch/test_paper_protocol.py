@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from scratch_gym.nl2scratch import get_protocol, paper_parse_check, postprocess
-from scratch_gym.nl2scratch.paper_description_slots import paper_description_slots
-from scratch_gym.nl2scratch.paper_sac import paper_sac_nl, paper_sac_ref
-from scratch_gym.nl2scratch.protocols import paper_metric_text
-from scratch_gym.nl2scratch.sac import sac_nl
+from scratch_gym.nl2scratch import get_protocol, postprocess, sac_nl
+from scratch_gym.nl2scratch.paper import metric_text, paper_parse_check
+from scratch_gym.nl2scratch.paper.description_slots import paper_description_slots
 
 PAPER, ROBUST = get_protocol("paper"), get_protocol("robust")
+PAPER_LOOPS = get_protocol("paper", ref_loop_slots=True)
 HAT = "when @greenFlag clicked"
 
 
@@ -83,7 +82,7 @@ def test_postprocess_splits_one_liners_closes_blocks_and_cuts_repeats() -> None:
 
 
 def test_em_ignores_commas_colons_and_non_ascii_but_not_words() -> None:
-    assert paper_metric_text("go to x: (1) y: (2)") == "go to x  (1) y  (2)"
+    assert metric_text("go to x: (1) y: (2)") == "go to x  (1) y  (2)"
     assert PAPER.exact_match(
         "say [héllo]\n  go to x, (1) y: (2)", "say [hllo]\ngo to x: (1) y, (2)"
     )
@@ -109,19 +108,19 @@ def test_sac_nl_differs_from_robust_where_the_issue_says() -> None:
     program = [HAT, "wait (0.5) seconds", "point in direction (90)"]
     text = "When the green flag is clicked, wait half a second and face right."
     assert sac_nl(program, text).score == 1.0
-    paper = paper_sac_nl(program, text)
+    paper = PAPER.sac_nl(program, text)
     assert paper.score < 1.0 and paper.slot_scores["numeric_values"] < 1.0
 
 
 def test_sac_ref_leaves_loop_slots_out_unless_asked() -> None:
     left = [HAT, "repeat (3)", "    move (10) steps", "end"]
     right = [HAT, "forever", "    move (10) steps", "end"]
-    default = paper_sac_ref(left, right)
+    default = PAPER.sac_ref(left, right)
     assert default.slot_scores["loop_types"] is None and default.score < 1.0  # numbers differ
-    with_loops = paper_sac_ref(left, right, loop_slots=True)
+    with_loops = PAPER_LOOPS.sac_ref(left, right)
     assert with_loops.slot_scores["loop_types"] == 0.0 and with_loops.score < default.score
-    assert paper_sac_ref("", right).score == 0.0
-    assert paper_sac_ref(right, right).score == 1.0
+    assert PAPER.sac_ref("", right).score == 0.0
+    assert PAPER.sac_ref(right, right).score == 1.0
 
 
 def test_perfect_and_high_are_exact_comparisons_in_the_paper_protocol() -> None:

@@ -6,7 +6,9 @@ import statistics
 
 import pytest
 
-from scratch_gym.nl2scratch.sac import jaccard, sac_nl, sac_ref, scalar_agreement
+from scratch_gym.nl2scratch import sac_nl, sac_ref
+from scratch_gym.nl2scratch.sac import jaccard
+from scratch_gym.nl2scratch.sac_rules import scalar_agreement
 
 from .cases import WORKED_DESCRIPTION, WORKED_PROGRAM
 

@@ -19,12 +19,13 @@ substrings; it does not parse. In short:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from scratch_gym.nl2scratch.paper_text import mask_names, paper_name, paper_number, paper_numbers
-from scratch_gym.nl2scratch.paper_text import sound_names as text_sound_names
+from scratch_gym.nl2scratch.paper.text import mask_names, paper_name, paper_number, paper_numbers
+from scratch_gym.nl2scratch.paper.text import sound_names as text_sound_names
 from scratch_gym.nl2scratch.slots import Slots
 
 # (line prefix, action) pairs; a line can give several (e.g. "move" never overlaps "show").
@@ -138,6 +139,14 @@ def _line(lower: str, values: dict[str, Any]) -> None:
             values["condition_types"].add("key_pressed")
 
 
+def scorer_lines(program: str | Iterable[str] | None) -> list[str]:
+    """Non-blank lines, as the scorer splits text (``str.splitlines``), indentation kept."""
+    if program is None:
+        return []
+    text = program if isinstance(program, str) else "\n".join(program)
+    return [line for line in text.splitlines() if line.strip()]
+
+
 def paper_program_slots(lines: Sequence[str]) -> Slots:
     """Slots of a program given as its non-blank lines (indentation allowed)."""
     return _program_slots(tuple(lines))
@@ -176,3 +185,15 @@ def _to_slots(values: dict[str, Any]) -> Slots:
         event_target=values["event_target"],
         **{s: frozenset(values[s]) for s in _SET_SLOT_NAMES},
     )
+
+
+@dataclass(frozen=True)
+class PaperProgramSlots:
+    """The paper protocol's program-side extractor
+    (:class:`~scratch_gym.nl2scratch.interfaces.ProgramSlotExtractor`)."""
+
+    def lines(self, program: str | Iterable[str] | None) -> list[str]:
+        return scorer_lines(program)
+
+    def slots(self, lines: Sequence[str]) -> Slots:
+        return paper_program_slots(lines)

@@ -2,8 +2,8 @@
 
 These are the phrases the published extractor looks for, reproduced as data so that the paper
 protocol scores items exactly as the published scorer does. The rules that use them live in
-:mod:`scratch_gym.nl2scratch.paper_description_slots` and
-:mod:`scratch_gym.nl2scratch.paper_program_slots`.
+:mod:`scratch_gym.nl2scratch.paper.description_slots` and
+:mod:`scratch_gym.nl2scratch.paper.program_slots`.
 """
 
 from __future__ import annotations

@@ -215,3 +215,15 @@ def _accepts(line: str, stack: list[str], in_script: bool) -> bool | None:
 def paper_parse_success(program: str | None) -> bool:
     """Whether the published parser accepts the program."""
     return paper_parse_check(program).ok
+
+
+@dataclass(frozen=True)
+class PaperParser:
+    """The published line matcher as a :class:`~scratch_gym.nl2scratch.interfaces.Parser`."""
+
+    def available(self) -> bool:
+        """Always: the matcher is pure Python."""
+        return True
+
+    def accepts(self, program: str) -> bool:
+        return paper_parse_success(program)

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from scratch_gym.nl2scratch.paper_lexicon import NUMBER_WORDS, SOUND_NAME_PATTERNS
+from scratch_gym.nl2scratch.paper.lexicon import NUMBER_WORDS, SOUND_NAME_PATTERNS
 
 _DIGITS = re.compile(r"-?\d+(?:\.\d+)?")
 _LETTER_WORDS = re.compile(r"[a-z]+")

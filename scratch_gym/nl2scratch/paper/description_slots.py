@@ -9,19 +9,21 @@ on purpose because the published scores depend on it:
 * ``repeat_until`` is added for any ``"until"``; ``forever`` for ``"as long as"`` or ``"keep "``
   (when no repeat count was read);
 * ``equals`` is added for ``" is "`` once a condition word (``if``/``until``) appears;
-* actions only come from the phrase lists in :mod:`~scratch_gym.nl2scratch.paper_lexicon`
+* actions only come from the phrase lists in :mod:`~scratch_gym.nl2scratch.paper.lexicon`
   (``"play the X sound"`` is not ``play_sound``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from scratch_gym.nl2scratch import paper_lexicon as lex
-from scratch_gym.nl2scratch.paper_program_slots import _SET_SLOT_NAMES, _to_slots
-from scratch_gym.nl2scratch.paper_text import (
+from scratch_gym.nl2scratch.paper import lexicon as lex
+from scratch_gym.nl2scratch.paper.program_slots import _SET_SLOT_NAMES, _to_slots
+from scratch_gym.nl2scratch.paper.text import (
     mask_names,
     paper_name,
     paper_number,
@@ -296,3 +298,13 @@ def paper_description_slots(description: str) -> Slots:
         values[slot] = {paper_name(n) for n in values[slot] if paper_name(n)}
     _numbers(lower, values)
     return _to_slots(values)
+
+
+@dataclass(frozen=True)
+class PaperDescriptionSlots:
+    """The paper protocol's description-side extractor
+    (:class:`~scratch_gym.nl2scratch.interfaces.DescriptionSlotExtractor`): lexical, so the
+    program is not consulted."""
+
+    def slots(self, description: str, program: Slots, program_lines: Sequence[str]) -> Slots:
+        return paper_description_slots(description)
