@@ -141,6 +141,8 @@ def _answers(args: argparse.Namespace) -> dict:
     from scratch_gym.suites.perception import SCRATCHWORLD
 
     _need(args, "scratchworld", "results", "answers")
+    if args.answers.is_dir() and any(args.answers.iterdir()):
+        raise ValueError(f"{args.answers} is not empty: give a new folder for the answers")
     items = load_items(args.scratchworld)
     records = [r for r in ResultsFile(args.results).records() if r.get("benchmark") == SCRATCHWORLD]
     agents = list(dict.fromkeys(str(r.get("agent")) for r in records))

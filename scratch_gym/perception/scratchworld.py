@@ -144,11 +144,6 @@ def is_correct(rule: str, ground_truth: str, answer: str | None) -> bool:
     raise ValueError(f"unknown answer rule {rule!r} (allowed: {BINARY}, {EXACT})")
 
 
-def rule_of_tag(tag: str) -> str:
-    """The answer rule of a tag (``exact`` for ``exact_match_*``, else ``binary``)."""
-    return TAGS[tag][1] if tag in TAGS else (EXACT if tag.startswith("exact_match_") else BINARY)
-
-
 # -- the checkout ---------------------------------------------------------------------------------
 def benchmark_root(checkout: str | Path) -> Path:
     """The checkout's root, checked to hold the benchmark's task and screenshot folders."""
@@ -286,12 +281,14 @@ class Scores:
         return sum(c for c, _ in self.by_type.values())
 
     def type_rows(self) -> list[tuple[str, int, int, str]]:
-        rows = [(k, *self.by_type[k], "") for k in sorted(self.by_type)]
-        rows.append(("ALL", self.correct, self.total, ""))
-        return [(k, c, t, accuracy_text(c, t)) for k, c, t, _ in rows]
+        """(task type, correct, total, accuracy) by name, then ``ALL``."""
+        counts = [(k, *self.by_type[k]) for k in sorted(self.by_type)]
+        counts.append(("ALL", self.correct, self.total))
+        return [(k, c, t, accuracy_text(c, t)) for k, c, t in counts]
 
     def tag_rows(self) -> list[tuple[str, int, int, str]]:
-        return [(k, *self.by_tag[k], accuracy_text(*self.by_tag[k])) for k in sorted(self.by_tag)]
+        """(tag, correct, total, accuracy) by name."""
+        return [(k, c, t, accuracy_text(c, t)) for k, (c, t) in sorted(self.by_tag.items())]
 
     def markdown(self) -> str:
         """The two tables in the layout of ScratchWorld's results script."""
@@ -494,6 +491,8 @@ def equality_check(
     (:func:`their_judge`), scored by :func:`score_answers` and by ScratchWorld's results script:
     ``perception_items``, ``perception_tags``, ``perception_score_equal`` and the differences."""
     items = load_items(checkout)
+    if Path(out).is_dir() and any(Path(out).iterdir()):
+        raise ScratchWorldPerceptionError(f"{out} is not empty: give a new folder for the answers")
     write_answers(items, probe_answers(items), out, judge=their_judge(checkout))
     compared = compare_with_their_scorer(checkout, out, python)
     return {

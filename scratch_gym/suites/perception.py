@@ -108,12 +108,12 @@ class PerceptionSuite(Suite):
         }
         _, theirs = _split(mine)
         if theirs:
-            scores = scratchworld_scores(theirs)
+            scores = scratchworld_scores(theirs).figures()
             out |= {
                 "items": len({r.get("task") for r in theirs}),
-                "tags": len(scores.by_tag),
-                "by_type": scores.figures()["by_type"],
-                "by_tag": scores.figures()["by_tag"],
+                "tags": len(scores["by_tag"]),
+                "by_type": scores["by_type"],
+                "by_tag": scores["by_tag"],
             }
         return out
 
@@ -129,14 +129,16 @@ def _split(records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[di
 
 
 def scratchworld_scores(records: list[dict[str, Any]]) -> Any:
-    """Records of ScratchWorld's items as its results script counts them (an episode lost to an
-    infrastructure error counts as a wrong answer here; ScratchWorld's runner leaves such an item
-    out of its tables)."""
-    from scratch_gym.perception.scratchworld import Scores
+    """Records of ScratchWorld's items as its results script counts them, by the tag each record's
+    ``category`` names (so an episode lost to an error, whose record holds no answer, is a wrong
+    answer under its tag here; ScratchWorld's runner leaves such an item out of its tables)."""
+    from scratch_gym.perception.scratchworld import TAGS, Scores
 
     scores = Scores({}, {})
     for r in records:
-        scores.add(str(r.get("question")), str(r.get("subtype")), bool(r.get("correct")))
+        tag = str(r.get("category"))
+        task_type = TAGS[tag][0] if tag in TAGS else "unknown"
+        scores.add(task_type, tag, bool(r.get("correct")))
     return scores
 
 

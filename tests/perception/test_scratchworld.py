@@ -36,6 +36,7 @@ from scratch_gym.perception.scratchworld import (
     their_judge,
     write_answers,
 )
+from scratch_gym.suites import make_suite
 from tests.agents.chat_server import ChatServer
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -198,6 +199,21 @@ def test_the_cli_refuses_built_in_options_with_scratchworld(tiny, tmp_path, caps
     code = main(["eval", "--suite", "perception", "--scratchworld", str(tiny), "--screens", "2",
                  "--agent", "oracle", "--results", str(tmp_path / "r.jsonl")])  # fmt: skip
     assert code == 2 and "--screens choose the built-in questions" in capsys.readouterr().err
+
+
+def test_an_episode_lost_to_an_error_is_a_wrong_answer_under_its_tag():
+    """A record with no answer (the environment failed) still counts, under its category's tag."""
+    base = {"agent": "llm", "mode": "perception", "benchmark": "scratchworld"}
+    records = [
+        {**base, "task": "scratchworld-vp-1", "category": "connection_yes", "status": "success",
+         "correct": True, "question": "connection", "subtype": "connection_yes"},
+        {**base, "task": "scratchworld-vp-2", "category": "connection_yes",
+         "status": "infrastructure_error", "error": "the page died"},
+    ]  # fmt: skip
+    text = make_suite("perception").report(records)
+    assert "| connection_yes | 1 | 2 | 50.00% |" in text and "| ALL | 1 | 2 | 50.00% |" in text
+    assert "1 lost to infrastructure errors, counted wrong" in text
+    assert "Visual Perception QA (accuracy %)" not in text  # no built-in question was asked
 
 
 # -- ScratchWorld's own benchmark ---------------------------------------------------------------------
