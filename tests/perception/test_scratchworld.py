@@ -2,7 +2,7 @@
 checked against its own runner's code, our tables checked against its own results script on the
 same answers folder, the environment, and ``eval --suite perception --scratchworld``.
 
-The checkout is ../shared/data/scratchworld (``$SCRATCH_GYM_SHARED``); without it those tests skip,
+The checkout is ../shared/data/scratchworld (tests/shared_data.py): without it those tests skip,
 and with ``$SCRATCH_GYM_REQUIRE_SHARED=1`` (CI) they fail. Bad input is tested on a tiny checkout
 written here (three items of our own, not theirs)."""
 
@@ -38,11 +38,7 @@ from scratch_gym.perception.scratchworld import (
 )
 from scratch_gym.suites import make_suite
 from tests.agents.chat_server import ChatServer
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-SHARED_DIR = Path(os.environ.get("SCRATCH_GYM_SHARED", REPO_ROOT.parent / "shared"))
-CHECKOUT = SHARED_DIR / "data" / "scratchworld"
-REQUIRE_SHARED = "SCRATCH_GYM_REQUIRE_SHARED"
+from tests.shared_data import REQUIRE_SHARED, SCRATCHWORLD_DIR, require_shared
 
 # items per tag in ScratchWorld's benchmark (its runner's comments and the task files agree)
 TAG_COUNTS = {
@@ -54,27 +50,21 @@ TAG_COUNTS = {
 }  # fmt: skip
 
 
-def _absent(reason: str) -> None:
-    if os.environ.get(REQUIRE_SHARED) == "1":
-        pytest.fail(f"{reason}; {REQUIRE_SHARED}=1 requires it")
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="module")
 def checkout() -> Path:
-    if not (CHECKOUT / TASKS_DIR).is_dir():
-        _absent(
-            f"{CHECKOUT / TASKS_DIR} is missing: set SCRATCH_GYM_SHARED to the folder that holds "
-            "data/scratchworld (default: ../shared next to the checkout)"
-        )
-    return CHECKOUT
+    require_shared(SCRATCHWORLD_DIR / TASKS_DIR)
+    return SCRATCHWORLD_DIR
 
 
 @pytest.fixture(scope="module")
 def their_scorer(checkout: Path) -> Path:
-    """Their results script imports scikit-learn; it runs with this interpreter."""
+    """Their results script imports scikit-learn; it runs with this interpreter (skips without
+    it, and fails under ``$SCRATCH_GYM_REQUIRE_SHARED=1``, like missing data)."""
     if importlib.util.find_spec("sklearn") is None:
-        _absent("scikit-learn is not installed: ScratchWorld's results script imports it")
+        reason = "scikit-learn is not installed: ScratchWorld's results script imports it"
+        if os.environ.get(REQUIRE_SHARED) == "1":
+            pytest.fail(f"{reason}; {REQUIRE_SHARED}=1 requires it")
+        pytest.skip(reason)
     return checkout
 
 
