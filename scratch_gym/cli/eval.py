@@ -11,6 +11,7 @@ Examples::
         --mode composite --max-steps 400   # ScratchWorld's own tasks, scored by its scripts
     scratch-gym eval --suite single-drag --agent oracle --workers 2 --runs 3   # Pass@1-3
     scratch-gym eval --suite perception --agent oracle --screens 20           # accuracy by type
+    scratch-gym eval --suite perception --scratchworld ~/ScratchWorld --agent llm  # their 200 items
     scratch-gym eval --suite nl2scratch --agent llm --references test.jsonl   # EM/F1/PS/SAC
     scratch-gym eval --agent oracle --observation screen_elements_ocr  # DOM + PaddleOCR, as the paper
     scratch-gym eval --suite nl2scratch --agent llm --references test.jsonl --protocol paper \
@@ -61,7 +62,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="tasks: the shipped suite; scratchworld: the tasks of a ScratchWorld checkout "
         "(--scratchworld PATH), paired with its *_golden.sb3 projects, scored by its own scripts; "
         "single-drag: the Single-Step Drag tasks (--setting); perception: the Visual Perception "
-        "QA questions (--perception-seed, --screens); nl2scratch: program writing "
+        "QA questions (--perception-seed, --screens), or with --scratchworld PATH the 200 items "
+        "of ScratchWorld's Visual Perception benchmark, judged by its rules and tabled per task "
+        "type and tag as its results script does; nl2scratch: program writing "
         "(--references JSONL, default the task suite's goldens)",
     )
     p.add_argument(
@@ -69,7 +72,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         type=existing_dir,
         metavar="PATH",
-        help="a ScratchWorld checkout",
+        help="a ScratchWorld checkout (the scratchworld suite's tasks; single-drag: its drag "
+        "tasks; perception: its Visual Perception benchmark)",
     )
     add_observation_argument(p)
     p.add_argument(
@@ -344,6 +348,17 @@ def suite_from_args(args: argparse.Namespace) -> Suite:
             ScratchWorldCheckout(args.scratchworld)
         except FileNotFoundError as exc:
             raise ValueError(str(exc)) from exc
+    if args.suite == "perception" and args.scratchworld:
+        from scratch_gym.perception.scratchworld import load_items
+
+        given = [f for f, v in (("--screens", args.screens), ("--perception-seed",
+                 args.perception_seed)) if v is not None]  # fmt: skip
+        if given:
+            raise ValueError(
+                f"{' and '.join(given)} choose the built-in questions; with --scratchworld the "
+                "perception suite asks ScratchWorld's items"
+            )
+        load_items(args.scratchworld)  # a missing folder or bad item is named before any run
     options = {
         "scratchworld": args.scratchworld,
         "time": args.time,

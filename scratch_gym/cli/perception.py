@@ -2,8 +2,14 @@
 
     scratch-gym perception export --out DIR [--seed 0] [--screens 120]
     scratch-gym perception eval --dataset DIR --predictions answers.jsonl
+    scratch-gym perception answers --scratchworld PATH --results R.jsonl --answers DIR
+    scratch-gym perception score --scratchworld PATH --answers DIR [--check]
 
 Predictions are JSON lines ``{"id": ..., "answer": ...}``; a question without one counts as wrong.
+``answers`` writes the replies of an ``eval --suite perception --scratchworld`` run as
+ScratchWorld's answers folder (``DIR/<task_id>/result.json``); ``score`` re-judges such a folder
+by ScratchWorld's rules and prints its two tables, and with ``--check`` also runs the checkout's
+own results script on it and says whether every count is the same.
 """
 
 from __future__ import annotations
@@ -19,19 +25,44 @@ from scratch_gym.records.text import table
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("perception", help="export or score the Visual Perception QA benchmark")
-    p.add_argument("action", choices=["export", "eval"])
+    p.add_argument("action", choices=["export", "eval", "answers", "score"])
     p.add_argument("--out", type=Path, help="export: folder for images/ and questions.json")
     p.add_argument("--seed", type=int, default=None, help="export: benchmark seed (default 0)")
     p.add_argument("--screens", type=int, default=None, help="export: scenes (default 120)")
     p.add_argument("--dataset", type=Path, help="eval: an exported folder")
     p.add_argument("--predictions", type=Path, help="eval: JSONL of {id, answer}")
+    p.add_argument(
+        "--scratchworld",
+        type=Path,
+        metavar="PATH",
+        help="answers, score: a ScratchWorld checkout (its Visual Perception benchmark)",
+    )
+    p.add_argument(
+        "--answers",
+        type=Path,
+        metavar="DIR",
+        help="answers: the folder to write; score: ScratchWorld's answers folder to score",
+    )
+    p.add_argument(
+        "--results",
+        type=Path,
+        metavar="JSONL",
+        help="answers: results of eval --suite perception --scratchworld",
+    )
+    p.add_argument("--agent", default=None, help="answers: the agent whose replies (if several)")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="score: also run the checkout's results_visual_perception_benchmark.py and compare",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object last")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        summary = _export(args) if args.action == "export" else _eval(args)
+        actions = {"export": _export, "eval": _eval, "answers": _answers, "score": _score}
+        summary = actions[args.action](args)
     except OSError as exc:
         return print_error(os_error_message(exc))
     except (ValueError, KeyError) as exc:
@@ -93,3 +124,69 @@ def _eval(args: argparse.Namespace) -> dict:
     return {"accuracy": right["all"] / max(total["all"], 1),
             "by_kind": {k: right[k] / total[k] for k in total if k != "all"},
             "questions": total["all"], "answered": sum(q["id"] in answers for q in questions)}  # fmt: skip
+
+
+def _need(args: argparse.Namespace, *names: str) -> None:
+    missing = [f"--{n}" for n in names if getattr(args, n) is None]
+    if missing:
+        raise ValueError(f"perception {args.action} needs {' and '.join(missing)}")
+
+
+def _answers(args: argparse.Namespace) -> dict:
+    """ScratchWorld's answers folder from the records of an eval run on its items (episodes lost
+    to an error are left out, as ScratchWorld's runner leaves out a failed model call)."""
+    from scratch_gym.perception.scratchworld import ID_PREFIX, load_items, write_answers
+    from scratch_gym.records.status import is_counted
+    from scratch_gym.runner.results import ResultsFile
+    from scratch_gym.suites.perception import SCRATCHWORLD
+
+    _need(args, "scratchworld", "results", "answers")
+    if args.answers.is_dir() and any(args.answers.iterdir()):
+        raise ValueError(f"{args.answers} is not empty: give a new folder for the answers")
+    items = load_items(args.scratchworld)
+    records = [r for r in ResultsFile(args.results).records() if r.get("benchmark") == SCRATCHWORLD]
+    agents = list(dict.fromkeys(str(r.get("agent")) for r in records))
+    if args.agent is not None:
+        records = [r for r in records if r.get("agent") == args.agent]
+    elif len(agents) > 1:
+        raise ValueError(f"{args.results} holds several agents ({', '.join(agents)}): give --agent")
+    if not records:
+        raise ValueError(f"{args.results} holds no episode on ScratchWorld's perception items")
+    replies: dict[str, str | None] = {}
+    for r in records:
+        task_id = str(r["task"]).removeprefix(ID_PREFIX)
+        if is_counted(r) and task_id not in replies:
+            replies[task_id] = r.get("given")
+    write_answers(items, replies, args.answers)
+    print(f"answers: {args.answers} ({len(replies)} of {len(items)} items)")
+    return {
+        "answers": str(args.answers),
+        "items": len(replies),
+        "left_out": len(records) - len(replies),
+    }
+
+
+def _score(args: argparse.Namespace) -> dict:
+    from scratch_gym.perception.scratchworld import (
+        compare_with_their_scorer,
+        load_items,
+        score_answers,
+    )
+
+    _need(args, "scratchworld", "answers")
+    scores = score_answers(args.answers, load_items(args.scratchworld))
+    print(scores.markdown())
+    out = {**scores.figures(), "tags": len(scores.by_tag)}
+    if scores.stored_disagreements:
+        print(
+            f"note: {scores.stored_disagreements} answers' stored success differs from "
+            "ScratchWorld's rules (the tables re-judge every reply)"
+        )
+    if args.check:
+        compared = compare_with_their_scorer(args.scratchworld, args.answers)
+        verdict = (
+            "equal" if compared["equal"] else "DIFFERENT: " + "; ".join(compared["differences"])
+        )
+        print(f"ScratchWorld's results script: {verdict}")
+        out["score_equal"] = compared["equal"]
+    return out

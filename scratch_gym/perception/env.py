@@ -17,6 +17,7 @@ from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.observations.pixels import screen_space
 from scratch_gym.perception.dataset import DEFAULT_SCREENS, DEFAULT_SEED, load, scene_questions
 from scratch_gym.perception.questions import is_correct
+from scratch_gym.perception.scratchworld import PerceptionItem, load_items
 from scratch_gym.spaces import UnicodeText
 
 ANSWER_CHARS = 1000  # the longest answer
@@ -42,15 +43,21 @@ class PerceptionEnv(PageEnv):
     ## Rewards
 
     1 for a correct answer (case-insensitive yes/no; field values by equivalence: numbers as
-    numbers, dropdown values normalised; see ``questions.field_equivalent``), else 0.
+    numbers, dropdown values normalised; see ``questions.field_equivalent``), else 0. With
+    ``scratchworld``, ScratchWorld's own rules: yes/no stripped and case-insensitive, exact-match
+    values stripped and case-sensitive (``perception.scratchworld.is_correct``).
 
     ## Starting State
 
     Live (default): ``reset`` renders a scene of the benchmark (``seed``, ``screens`` scenes) in
     the editor and asks one of its questions. With ``dataset`` (a folder written by
     ``scratch-gym perception export``) the screenshots and questions come from the export and no
-    browser is started. ``reset(options={"index": i})`` picks question ``i`` of the export, or in
-    live mode ``{"scene": s, "question": q}``; otherwise the episode's RNG picks.
+    browser is started. With ``scratchworld`` (a ScratchWorld checkout) the questions are the 200
+    items of its Visual Perception benchmark, each shown with its own screenshot (no browser).
+    ``reset(options={"index": i})`` picks question ``i`` of the export (or of the items), the
+    item with task id ``t`` with ``{"item": t}``, in live mode ``{"scene": s, "question": q}``;
+    otherwise the episode's RNG picks. ``info`` names the question's ``id``, ``kind`` and
+    ``subtype`` (for ScratchWorld's items: the task type and the tag).
 
     ## Episode End
 
@@ -62,6 +69,7 @@ class PerceptionEnv(PageEnv):
 
     - ``seed``, ``screens``: which scenes of the benchmark the live mode renders.
     - ``dataset``: an exported folder to read instead of rendering.
+    - ``scratchworld``: a ScratchWorld checkout whose Visual Perception items to ask.
     - ``render_mode``: ``"rgb_array"``; ``browser``: a BrowserSession to share.
     """
 
@@ -72,6 +80,7 @@ class PerceptionEnv(PageEnv):
         seed: int = DEFAULT_SEED,
         screens: int = DEFAULT_SCREENS,
         dataset: str | Path | None = None,
+        scratchworld: str | Path | None = None,
         render_mode: str | None = None,
         browser: BrowserSession | None = None,
     ) -> None:
@@ -84,8 +93,16 @@ class PerceptionEnv(PageEnv):
         self._page: EditorPage | None = None
         self._folder: Path | None = None
         self._questions: list[dict[str, Any]] = []
+        self._items: dict[str, PerceptionItem] = {}
+        if dataset is not None and scratchworld is not None:
+            raise ValueError("give dataset or scratchworld, not both")
         if dataset is not None:
             self._folder, self._questions = load(dataset)
+        if scratchworld is not None:
+            items = load_items(scratchworld)
+            self._items = {i.task_id: i for i in items}
+            self._folder = items[0].screenshot.parent  # the checkout's screenshot folder
+            self._questions = [_item_question(i) for i in items]
         self.observation_space = gym.spaces.Dict(
             {"screenshot": screen_space(), "question": UnicodeText()}
         )
@@ -101,6 +118,15 @@ class PerceptionEnv(PageEnv):
         options = dict(options or {})
         if self._folder is not None:
             index = options.pop("index", None)
+            item = options.pop("item", None)
+            if item is not None:
+                if index is not None or not self._items:
+                    raise ValueError(
+                        "reset option 'item' is for scratchworld items, without 'index'"
+                    )
+                if str(item) not in self._items:
+                    raise ValueError(f"no ScratchWorld perception item {item!r}")
+                index = list(self._items).index(str(item))
             if index is None:
                 index = int(self.np_random.integers(len(self._questions)))
             q = self._questions[int(index)]
@@ -139,7 +165,10 @@ class PerceptionEnv(PageEnv):
             error = f"the answer must be text of at most {ANSWER_CHARS} characters, got {got}"
             info = {**about, "correct": False, "last_action_error": error}
             return self._obs(), 0.0, False, self._malformed >= MAX_MALFORMED, info
-        correct = is_correct(q, action)
+        if q.get("rule"):  # a ScratchWorld item: its own answer rules
+            correct = self._items[q["task_id"]].is_correct(action)
+        else:
+            correct = is_correct(q, action)
         info = {**about, "answer": q["answer"], "given": action, "correct": correct,
                 "last_action_error": ""}  # fmt: skip
         return self._obs(), float(correct), True, False, info
@@ -158,3 +187,18 @@ class PerceptionEnv(PageEnv):
     def _obs(self) -> dict[str, Any]:
         assert self._question is not None and self._screenshot is not None
         return {"screenshot": self._screenshot.copy(), "question": self._question["question"]}
+
+
+def _item_question(item: PerceptionItem) -> dict[str, Any]:
+    """A ScratchWorld item in the environment's question form (``kind``: its task type,
+    ``subtype``: its tag, ``rule``: how its answers are judged)."""
+    return {
+        "id": item.id,
+        "task_id": item.task_id,
+        "kind": item.task_type,
+        "subtype": item.tag,
+        "rule": item.rule,
+        "question": item.question(),
+        "answer": item.ground_truth,
+        "image": item.screenshot.name,
+    }

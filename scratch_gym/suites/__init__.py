@@ -8,6 +8,8 @@ scratchworld  a ScratchWorld checkout's tasks primitive, composite; Table 1
 single-drag   stored single-drag tasks (or a  single_drag; Pass@k, start/end, spatial error
               ScratchWorld checkout's)
 perception    perception question slots       perception; accuracy by question type
+              (or a ScratchWorld checkout's   (ScratchWorld's per-type and per-tag tables)
+              Visual Perception items)
 nl2scratch    references JSONL / task goldens nl2scratch; EM, F1, PS, SAC_nl, SAC_ref
 ============  ==============================  ============================================
 
@@ -30,7 +32,7 @@ SUITE_CLASSES: dict[str, tuple[type[Suite], tuple[str, ...]]] = {
     "tasks": (TaskSuite, ("observation",)),
     "scratchworld": (TaskSuite, ("scratchworld", "time", "observation")),
     "single-drag": (SingleDragSuite, ("setting", "scratchworld", "regions", "tasks_dirs")),
-    "perception": (PerceptionSuite, ("seed", "screens")),
+    "perception": (PerceptionSuite, ("seed", "screens", "scratchworld")),
     "nl2scratch": (ProgramSuite, ("references", "protocol")),
 }
 SUITES = tuple(SUITE_CLASSES)
@@ -43,7 +45,7 @@ def make_suite(
     primitive mode); ``scratchworld`` (scratchworld=PATH; time=virtual|real, how its scripts run;
     observation); ``single-drag``
     (setting; scratchworld=PATH for a checkout's single-drag tasks, regions=editor|model); ``perception`` (seed,
-    screens); ``nl2scratch`` (references; protocol=paper|retry, the generation protocol). Options that do not apply to the suite are an error that names them (as ``labels`` spells them, e.g. the
+    screens; or scratchworld=PATH for ScratchWorld's Visual Perception items); ``nl2scratch`` (references; protocol=paper|retry, the generation protocol). Options that do not apply to the suite are an error that names them (as ``labels`` spells them, e.g. the
     command line's flags)."""
     if name not in SUITE_CLASSES:
         raise ValueError(f"unknown suite {name!r}; allowed: {', '.join(SUITES)}")
