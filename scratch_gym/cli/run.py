@@ -152,7 +152,7 @@ def _run_task(args: argparse.Namespace) -> int:
     load_task(args.task)  # an unknown id is a usage error before the browser starts
     warn_public_endpoint([agent], args)
     kwargs = agent_kwargs(args)
-    kwargs.pop("seed", None)  # the episode seeds the agent (agent.seed(--seed))
+    kwargs.pop("seed", None)  # the episode seeds the agent (agent.seed(agent_seed(--seed, task)))
     env = EnvSpec(reward_mode="per_step", max_steps=args.max_steps)
     try:
         TaskSuite(observation=args.observation).check_mode(args.mode)

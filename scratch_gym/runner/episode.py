@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 import traceback
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -38,6 +39,12 @@ class InfrastructureError(RuntimeError):
     """The environment failed for reasons outside the agent (the page or browser died)."""
 
 
+def agent_seed(seed: int, task: Any) -> int:
+    """The agent's seed for an episode of ``task``: ``seed`` mixed with the task's id (stable
+    across processes)."""
+    return (seed * 1_000_003 + zlib.crc32(str(getattr(task, "id", "")).encode("utf-8"))) % 2**32
+
+
 def run_episode(
     env: Any,
     agent: Agent,
@@ -52,10 +59,14 @@ def run_episode(
     fields of a result record (with its ``status``). ``judge(task, info, action)`` (the suite's)
     adds its record fields and may set ``success`` and ``psr`` from the last ``info``.
 
+    The environment is reset with ``seed``; the agent is seeded with ``agent_seed(seed, task)``,
+    so a random agent draws anew on each task of a run (one seed for all would give every task
+    the same draws) and the same again when the run is repeated.
+
     Raises InfrastructureError when the environment failed (callers retry)."""
     t0 = time.perf_counter()
     agent.bind(env)
-    agent.seed(seed)
+    agent.seed(agent_seed(seed, task))
     try:
         obs, info = env.reset(seed=seed, options=task.reset_options())
     except Exception as exc:  # noqa: BLE001 - a dead browser surfaces as many exception types

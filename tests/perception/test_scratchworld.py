@@ -311,3 +311,24 @@ def test_eval_runs_the_llm_agent_on_a_slice_and_prints_their_tables(their_scorer
     assert "ScratchWorld's results script: equal" in out
     scored = json.loads(out.strip().splitlines()[-1])
     assert scored["score_equal"] is True and scored["correct"] == 6 and scored["answers"] == 15
+
+
+def test_a_random_agent_draws_anew_on_each_item_and_repeats_on_a_rerun(tiny, tmp_path, capsys):
+    """The runner seeds the agent per task (``agent_seed``): a random agent's yes/no answers
+    over a run are not one answer copied to every item, and a rerun gives the same answers."""
+    for n in range(4, 16):
+        write_item(tiny, str(n), instruction=f"Is there a `say` block number {n}?",
+                   task_type="existence", tag="existence_no_absent", ground_truth="NO")  # fmt: skip
+
+    def answers(name: str) -> list[str]:
+        results = tmp_path / name
+        code = main(["eval", "--suite", "perception", "--scratchworld", str(tiny), "--agent",
+                     "random", "--results", str(results), "--no-progress"])  # fmt: skip
+        assert code == 0, capsys.readouterr().err
+        records = [json.loads(line) for line in results.read_text().splitlines()]
+        ordered = sorted(records, key=lambda r: r["task"])
+        return [r["given"] for r in ordered if r["tag"] == "existence_no_absent"]
+
+    first = answers("a.jsonl")
+    assert len(first) == 13 and {a.upper() for a in first} == {"YES", "NO"}, first
+    assert answers("b.jsonl") == first

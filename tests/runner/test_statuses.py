@@ -163,8 +163,8 @@ def test_run_exits_with_the_episodes_status(capsys):
     )
     record = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert record["status"] == "success" and record["observation"] == "screen"
-    # seed 10: the random agent's first action is `done`
-    assert main(["run", "--task", TASK, "--agent", "random", "--seed", "10"]) == 1
+    # seed 30: the random agent's first action on this task is `done` (runner.episode.agent_seed)
+    assert main(["run", "--task", TASK, "--agent", "random", "--seed", "30"]) == 1
     assert "status: failure (done)" in capsys.readouterr().out
     unreachable = ["--base-url", "http://127.0.0.1:9/v1", "--max-retries", "0"]
     assert main(["run", "--task", TASK, "--agent", "llm", *unreachable]) == 4
