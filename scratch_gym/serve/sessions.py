@@ -1,6 +1,6 @@
 """The session table: open sessions by id, each on the worker that owns its page.
 
-Sessions are placed on the worker with the fewest; at ``max_sessions`` open a new one is refused
+Sessions are placed on the worker with the fewest (one with its warm page ready first); at ``max_sessions`` open a new one is refused
 (:class:`SessionsFull`, 429); a session idle for ``ttl_s`` is closed by :meth:`expire`. Every
 method runs on the server's event loop; pages are touched only through their worker.
 """
@@ -67,7 +67,8 @@ class SessionTable:
         await self.expire()
         if len(self._sessions) + self._opening >= self.max_sessions:
             raise SessionsFull(f"session limit reached: {self.max_sessions} open; delete one first")
-        worker = min(self.workers, key=lambda w: w.sessions)
+        # the least busy worker, and among those one whose warm page is ready (not reloading)
+        worker = min(self.workers, key=lambda w: (w.sessions, not w.warm))
         worker.sessions += 1
         self._opening += 1
         started = time.perf_counter()

@@ -36,6 +36,11 @@ class Worker:
         self.ready = threading.Event()  # set once the first warm page is loaded (or failed)
         self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
 
+    @property
+    def warm(self) -> bool:
+        """Is a warm page loaded and waiting (read from the event loop: a hint for placement)?"""
+        return self._warm is not None
+
     def start(self) -> None:
         self._thread.start()
 
