@@ -16,7 +16,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 # uses one is marked ``browser``. A test that opens one in its body is marked by its module.
 BROWSER_FIXTURES = frozenset(
     {"editor_page", "fresh_editor", "drag_pool", "drag_env", "primitive_env", "composite_env",
-     "driver", "page", "_program_page"}
+     "driver", "page", "_program_page", "served"}
 )  # fmt: skip
 
 

@@ -288,6 +288,11 @@ def _is_named_key(name: str) -> bool:
     )
 
 
+def is_key_name(name: str) -> bool:
+    """Can the editor press ``name`` as one key: one character, a modifier or a named key?"""
+    return len(name) == 1 or name in _MODIFIERS or (bool(name) and _is_named_key(name))
+
+
 def execute_primitive(page: EditorPage, action: PrimitiveAction) -> None:
     """Perform the action with real mouse and keyboard input (the caller waits for settle)."""
     kind = action.type

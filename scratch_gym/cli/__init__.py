@@ -27,6 +27,7 @@ SUBCOMMANDS = (
     "perception",
     "fuzz",
     "blocks",
+    "serve",
 )
 
 

@@ -294,6 +294,19 @@ class Bridge(ReadBridge):
         """Undo everything since ``single_drag_arm``."""
         return self._call("single_drag.undo", {})
 
+    def project_sb3(self) -> bytes:
+        """The editor's project as .sb3 bytes (what File > Save to your computer writes)."""
+        return base64.b64decode(self._call("project.sb3", {}))
+
+    def page_custom_js(self, fn: str, payload: Any = None) -> dict[str, Any]:
+        """Run a caller's JavaScript function source ``fn({vm, SB, ws, payload})`` in the page:
+        ``{ok, value | code, error}``. Arbitrary code: only for callers that allow it."""
+        return self._call("page.customJs", {"fn": fn, "payload": payload})
+
+    def view_stage_size(self, size: str | None = None) -> str:
+        """The GUI's stage size, "large" or "small"; set first when ``size`` is given."""
+        return self._call("view.stageSize", {} if size is None else {"size": size})
+
     # -- evaluation (bridge/evaluation.js, bridge/scratchworld.js) ------------------------------
     def eval_prepare(self, project: str | bytes | Mapping[str, Any] | None = None) -> Prepared:
         """Fix the project that the following tests run on: the editor's current one (None), a

@@ -442,14 +442,15 @@ class EditorPage:
         self.mouse_down()
         self.mouse_up()
 
-    def mouse_down(self) -> None:
-        self._input(lambda p: p.mouse.down())
+    def mouse_down(self, button: str = "left") -> None:
+        self._input(lambda p: p.mouse.down(button=_button(button)))
 
-    def mouse_up(self) -> None:
-        self._input(lambda p: p.mouse.up())
+    def mouse_up(self, button: str = "left") -> None:
+        self._input(lambda p: p.mouse.up(button=_button(button)))
 
-    def click(self, x: float, y: float, clicks: int = 1) -> None:
-        self._input(lambda p: p.mouse.click(x, y, click_count=clicks))
+    def click(self, x: float, y: float, clicks: int = 1, button: str = "left") -> None:
+        """Click (``clicks`` = 2: double click) with ``button``: left, right or middle."""
+        self._input(lambda p: p.mouse.click(x, y, click_count=clicks, button=_button(button)))
 
     def wheel(self, dx: float, dy: float) -> None:
         self._input(lambda p: p.mouse.wheel(dx, dy))
@@ -460,6 +461,21 @@ class EditorPage:
 
     def press(self, key: str) -> None:
         self._input(lambda p: p.keyboard.press(key))
+
+    def key_down(self, key: str) -> None:
+        """Hold ``key`` down (a Playwright key name) until :meth:`key_up`."""
+        self._input(lambda p: p.keyboard.down(key))
+
+    def key_up(self, key: str) -> None:
+        self._input(lambda p: p.keyboard.up(key))
+
+    def export_sb3(self) -> bytes:
+        """The editor's project as an .sb3 file."""
+        return self.bridge.project_sb3()
+
+    def stage_size(self, size: str | None = None) -> str:
+        """The GUI's stage size, "large" or "small"; set first when ``size`` is given."""
+        return self.bridge.view_stage_size(size)
 
 
 async def _stop_javascript(cdp: CDPSession) -> None:
@@ -480,6 +496,15 @@ async def _stop_javascript(cdp: CDPSession) -> None:
             return
         if not reply.get("exceptionDetails"):
             return
+
+
+MOUSE_BUTTONS = ("left", "right", "middle")
+
+
+def _button(button: str) -> Any:
+    if button not in MOUSE_BUTTONS:
+        raise ValueError(f"unknown mouse button {button!r} (allowed: {', '.join(MOUSE_BUTTONS)})")
+    return button
 
 
 def _is_local(url: str) -> bool:

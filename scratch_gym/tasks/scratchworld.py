@@ -75,7 +75,20 @@ class ScratchWorldSuite:
         report it itself."""
         return self.timeout_s + max(1.0, self.timeout_s / 10)
 
-    def run(self, page: EditorPage) -> list[TestResult]:
+    def outcome(self, page: EditorPage) -> dict[str, Any]:
+        """Run the script on the prepared project and return what the page reports: ``{ok,
+        value | error, wall_ms, virtual_ms?}``; a script stopped by the watchdog is ``ok``
+        false with ``timeout`` true."""
+        try:
+            return self._outcome(page)
+        except CallTimeout:
+            recover_evaluation(page)
+            message = did_not_finish(self.watchdog_s, "the evaluation script")
+            return {"ok": False, "error": message, "timeout": True, "wall_ms": 0}
+        except BridgeError as exc:
+            return {"ok": False, "error": f"{exc.kind}: {exc}", "wall_ms": 0}
+
+    def _outcome(self, page: EditorPage) -> dict[str, Any]:
         args = {
             "function": self.function,
             "script": self.script,
@@ -86,8 +99,11 @@ class ScratchWorldSuite:
             "time": self.time,
             "stage": list(self.stage),
         }
+        return page.bridge.eval_scratchworld(args, self.watchdog_s)
+
+    def run(self, page: EditorPage) -> list[TestResult]:
         try:
-            outcome = page.bridge.eval_scratchworld(args, self.watchdog_s)
+            outcome = self._outcome(page)
         except CallTimeout:
             recover_evaluation(page)
             return [

@@ -139,7 +139,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("env", "single_drag", "perception", "nl2scratch", "reliability"),  # envs of each benchmark
     ("agents", "suites"),  # agents; suites select tasks, make envs, judge and table episodes
     ("runner",),  # episodes, jobs, results files, reports
-    ("demos",),  # demonstrations recorded through the runner
+    # demonstrations recorded through the runner; the HTTP service (ScratchWorld's API)
+    ("demos", "serve"),
     ("cli",),  # the command line
     ("__main__", "docs"),  # entry points above the command line: python -m, the docs generator
 ]

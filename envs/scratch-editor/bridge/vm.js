@@ -79,7 +79,32 @@
   });
 
   SG.register('project.json', () => SG.vm.toJSON());
+
+  // The project as an .sb3 file (base64), as the editor's File > Save to your computer writes it.
+  SG.register('project.sb3', async () => {
+    const blob = await SG.vm.saveProjectSb3();
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    let bin = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) {
+      bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    }
+    return btoa(bin);
+  });
   SG.register('project.summary', () => summary());
+
+  // A caller's own JavaScript (scratch-bench-api's custom_js, served only with --allow-js): `fn` is
+  // the source of a function, called with {vm, SB, ws, payload}; returns {ok, value | error}.
+  SG.register('page.customJs', async ({fn, payload}) => {
+    try {
+      const f = (0, eval)(String(fn)); // eslint-disable-line no-eval
+      if (typeof f !== 'function') return {ok: false, code: 'INVALID_JS_FN', error: 'the source is not a function'};
+      const SB = window.ScratchBlocks || window.Blockly || null;
+      const value = await f({vm: SG.vm, SB, ws: SG.workspace(), payload});
+      return {ok: true, value: value === undefined ? null : JSON.parse(JSON.stringify(value))};
+    } catch (e) {
+      return {ok: false, code: 'CUSTOM_JS_ERROR', error: e && e.message ? e.message : String(e)};
+    }
+  });
 
   // The VM's frame loop runs while an action executes; `editor.settle` with stop_vm stops it when
   // no script runs, so that an idle page does not burn CPU. Drags and clicks do not need it.

@@ -71,6 +71,26 @@
     };
   }
   SG.register('view.state', () => viewState());
+
+  // The GUI's stage size, 'large' (a new page's) or 'small' (what the stage-size buttons set):
+  // sets it when `size` is given, waits for the layout and Blockly to follow, returns the size.
+  SG.register('view.stageSize', async ({size}) => {
+    const store = SG.state.store;
+    const now = () => store.getState().scratchGui.stageSize.stageSize;
+    if (size === undefined || size === null || size === now()) return now();
+    if (size !== 'large' && size !== 'small') {
+      SG.fail('bad_args', `size must be 'large' or 'small', not ${JSON.stringify(size)}`);
+    }
+    const before = SG.workspace().getParentSvg().getBoundingClientRect().width;
+    store.dispatch({type: 'scratch-gui/StageSize/SET_STAGE_SIZE', stageSize: size});
+    for (let i = 0; i < 30; i++) {
+      await SG.frames(1);
+      if (SG.workspace().getParentSvg().getBoundingClientRect().width !== before) break;
+    }
+    window.dispatchEvent(new Event('resize'));
+    await SG.frames(2);
+    return now();
+  });
   SG.register('view.set', ({scroll_x: x, scroll_y: y, scale}) => {
     const ws = SG.workspace();
     if (scale) ws.setScale(scale);
