@@ -4,7 +4,6 @@ fixture checkout (tests that need the real one skip, or fail with SCRATCH_GYM_RE
 
 from __future__ import annotations
 
-import os
 import socket
 import threading
 import time
@@ -14,21 +13,17 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from tests.shared_data import REPO_ROOT, SCRATCHWORLD_DIR, require_shared
+
 FIXTURE = REPO_ROOT / "tests" / "fixtures" / "scratchworld"
-SHARED = Path(os.environ.get("SCRATCH_GYM_SHARED", REPO_ROOT.parent / "shared"))
-CHECKOUT = SHARED / "data" / "scratchworld"
+CHECKOUT = SCRATCHWORLD_DIR
 
 
 def require_checkout() -> Path:
     """ScratchWorld's checkout in ../shared: skip without it (fail under
     SCRATCH_GYM_REQUIRE_SHARED=1)."""
-    if (CHECKOUT / "task_runner.py").is_file():
-        return CHECKOUT
-    reason = f"{CHECKOUT} is missing: set SCRATCH_GYM_SHARED to the folder that holds data/"
-    if os.environ.get("SCRATCH_GYM_REQUIRE_SHARED") == "1":
-        pytest.fail(f"{reason}; SCRATCH_GYM_REQUIRE_SHARED=1 requires it")
-    pytest.skip(reason)
+    require_shared(CHECKOUT / "task_runner.py")
+    return CHECKOUT
 
 
 @dataclass
