@@ -107,6 +107,23 @@ def unquoted(obs: dict[str, np.ndarray], rng, share: float = 0.15) -> dict[str, 
     return {**obs, "instruction": ins}
 
 
+def dropped_words(obs: dict[str, np.ndarray], rng, share: float = 0.1) -> dict[str, np.ndarray]:
+    """Augmentation: each word outside the quotes is left out with probability ``share``, so
+    that no single word of a template (nor the template's exact wording) decides the relation;
+    the quoted block names are kept whole."""
+    ins = obs["instruction"]
+    quoted = np.cumsum(ins == tokens.QUOTE, axis=1) % 2 == 1
+    free = (ins != tokens.PAD) & (ins != tokens.QUOTE) & ~quoted
+    drop = free & (rng.random(ins.shape) < share)
+    if not drop.any():
+        return obs
+    out = np.zeros_like(ins)
+    for i in range(len(ins)):
+        kept = ins[i][(ins[i] != tokens.PAD) & ~drop[i]]
+        out[i, : len(kept)] = kept
+    return {**obs, "instruction": out}
+
+
 def bc_loss(net, obs, grab, drop, start, end, relation) -> torch.Tensor:
     t = to_tensors(obs)
     out = net(t, grab)  # the drop head sees the demonstrated grab
@@ -166,7 +183,7 @@ def train(net, train_pool, heldout, targets, updates, rl_share, eval_every, seed
             idx = targets.task[pick]
             obs = observations(train_pool, idx, rng.integers(len(SETTINGS), size=len(idx)))
             obs, start, end = shifted(obs, targets.start[pick], targets.end[pick], rng)
-            obs = unquoted(obs, rng)
+            obs = dropped_words(unquoted(obs, rng), rng)
             loss = bc_loss(net, obs, torch.as_tensor(targets.grab[pick]),
                            torch.as_tensor(targets.drop[pick]), start, end,
                            torch.as_tensor(targets.relation[pick]))  # fmt: skip

@@ -165,3 +165,70 @@ def test_a_fitted_rule_shares_the_weight_of_inputs_that_never_differ():
     assert np.allclose(w[:2, 0], [0.4, 0.4], atol=0.01) and np.isclose(w[2, 0], 0.1, atol=0.01)
     plain = np.linalg.lstsq(x, y, rcond=None)[0]
     assert np.abs(plain).max() > 10 * np.abs(w).max()  # what the plain fit would have done
+
+
+def test_script_heads_follow_a_column_up_to_its_top_block_and_mark_the_end():
+    """ "The end of the script that starts with 'A'": each canvas block knows its stack's top
+    block (boxes reach into the next block by the notch) and whether it ends the stack."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import script_heads
+
+    elements = [
+        {"type": "block", "text": "when clicked", "x": 300, "y": 100, "w": 120, "h": 60},
+        {"type": "block", "text": "move 10 steps", "x": 300, "y": 153, "w": 120, "h": 46},
+        {"type": "block", "text": "say hi", "x": 300, "y": 192, "w": 90, "h": 46},
+        {"type": "block", "text": "say far", "x": 300, "y": 400, "w": 90, "h": 46},  # apart
+        {"type": "block", "text": "x position", "x": 340, "y": 160, "w": 60, "h": 30},  # in a slot
+        {"type": "flyout_block", "text": "say hi", "x": 20, "y": 238, "w": 90, "h": 46},
+    ]
+    arrays = encode_elements(elements)
+    head, ends = script_heads(
+        torch.as_tensor(arrays["element_box"])[None], torch.as_tensor(arrays["element_type"])[None]
+    )
+    assert head[0, :6].tolist() == [0, 0, 0, 3, 4, 5]
+    assert ends[0, :6].tolist() == [0.0, 0.0, 1.0, 1.0, 1.0, 0.0]
+
+
+def test_slot_holders_give_each_input_its_block_and_its_place_in_it():
+    """ "The second slot of 'A'": an input belongs to the smallest block around it, and is
+    numbered among that block's inputs left to right; other elements are their own holders."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import slot_holders
+
+    elements = [
+        {"type": "block", "text": "go to x: y:", "x": 300, "y": 100, "w": 200, "h": 40},
+        {"type": "input", "text": "5", "x": 420, "y": 106, "w": 30, "h": 28},
+        {"type": "input", "text": "0", "x": 360, "y": 106, "w": 30, "h": 28},
+        {"type": "block", "text": "say", "x": 300, "y": 300, "w": 200, "h": 40},
+        {"type": "block", "text": "join", "x": 340, "y": 304, "w": 120, "h": 32},
+        {"type": "input", "text": "apple", "x": 380, "y": 308, "w": 40, "h": 24},
+    ]
+    arrays = encode_elements(elements)
+    holder, rank = slot_holders(
+        torch.as_tensor(arrays["element_box"])[None], torch.as_tensor(arrays["element_type"])[None]
+    )
+    assert holder[0, :6].tolist() == [0, 0, 0, 3, 4, 4]  # the nested reporter holds its input
+    assert rank[0, 1].argmax().item() == 1 and rank[0, 2].argmax().item() == 0
+    assert rank[0, 5].argmax().item() == 0
+    assert rank[0, [0, 3, 4]].sum().item() == 0.0
+
+
+def test_the_drop_target_is_read_from_the_phrase_that_does_not_name_the_grabbed_block():
+    """Sentences may name the target first ("Under 'A', put a new 'B'"): the cloning target's
+    name is the quoted phrase that is not the grabbed block's, in either order."""
+    pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import _target_overlap
+
+    texts = encode_elements(
+        [
+            {"type": "flyout_block", "text": "wait until", "x": 20, "y": 100, "w": 90, "h": 40},
+            {"type": "block", "text": "repeat until", "x": 300, "y": 100, "w": 90, "h": 80},
+            {"type": "block", "text": "show variable score", "x": 300, "y": 140, "w": 90, "h": 40},
+        ]
+    )["element_tokens"]
+    for sentence in (
+        "Under the 'show variable score' block, snap a new 'wait until' block.",
+        "Snap a new 'wait until' block under the 'show variable score' block.",
+    ):
+        named = _target_overlap(tokens.encode(sentence, 64), texts, grab=0)
+        assert named[:3].argmax() == 2, sentence

@@ -38,6 +38,8 @@ OFFSET_PX = 100.0  # offsets are predicted in units of 100 px
 SCREEN = np.array([*VIEWPORT, *VIEWPORT], np.float32)
 GRABBABLE = {1 + ELEMENT_TYPES.index(t) for t in ("block", "flyout_block")}
 DROPPABLE = {1 + ELEMENT_TYPES.index(t) for t in ("block", "input", "dropdown")}
+SLOTS = {1 + ELEMENT_TYPES.index(t) for t in ("input", "dropdown")}  # a block's editable inputs
+BLOCK = 1 + ELEMENT_TYPES.index("block")
 
 
 RELATIONS = RELATION_KINDS
@@ -111,6 +113,55 @@ def stack_heights(box: torch.Tensor, kinds: torch.Tensor, steps: int = 12) -> to
     return bottom - y
 
 
+def slot_holders(box: torch.Tensor, kinds: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Which block each input belongs to, from the boxes alone: (B, K) the index of the smallest
+    canvas block whose box holds the input's centre (every other element: itself), and (B, K,
+    MAX_RANK) the input's place among its block's inputs, left to right, one-hot (zero for
+    other elements). "The second slot of 'A'" names an input by both."""
+    x, y, w, h = box.float().unbind(-1)
+    cx, cy = x + w / 2, y + h / 2
+    slot = torch.zeros_like(kinds, dtype=torch.bool)
+    for kind in SLOTS:
+        slot |= kinds == kind
+    inside = (x[:, None, :] <= cx[:, :, None]) & (cx[:, :, None] <= (x + w)[:, None, :])
+    inside &= (y[:, None, :] <= cy[:, :, None]) & (cy[:, :, None] <= (y + h)[:, None, :])
+    inside &= (kinds == BLOCK)[:, None, :]  # [b, i, j]: i's centre lies in block j
+    area = (w * h)[:, None, :].expand_as(inside).masked_fill(~inside, float("inf"))
+    held = inside.any(-1) & slot
+    own = torch.arange(kinds.shape[1], device=kinds.device).expand_as(kinds)
+    holder = torch.where(held, area.argmin(-1), own)
+    siblings = held[:, None, :] & held[:, :, None] & (holder[:, None, :] == holder[:, :, None])
+    before = (x[:, None, :] < x[:, :, None] - 1e-4) | (
+        ((x[:, None, :] - x[:, :, None]).abs() <= 1e-4) & (y[:, None, :] < y[:, :, None])
+    )  # [b, i, j]: j comes before i
+    rank = (siblings & before).sum(-1).clamp(max=MAX_RANK - 1)
+    return holder, nn.functional.one_hot(rank, MAX_RANK).float() * held[..., None].float()
+
+
+def script_heads(
+    box: torch.Tensor, kinds: torch.Tensor, steps: int = 12
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Each canvas block's script, from the boxes alone: (B, K) the index of the top block of
+    its stack (blocks joined one under another in one column; up to ``steps`` up; every other
+    element: itself), and (B, K) 1.0 where the block ends its stack (nothing joined under it).
+    "The end of the script that starts with 'A'" names a block by both."""
+    x, y, h = box[..., 0].float(), box[..., 1].float(), box[..., 3].float()
+    block = kinds == BLOCK
+    gap = y[:, :, None] - (y + h)[:, None, :]  # [b, i, j]: i's top below j's bottom
+    under = ((x[:, None, :] - x[:, :, None]).abs() < 3.0 / float(SCREEN[0])) & (
+        (gap >= -12.0 / float(SCREEN[1])) & (gap <= 4.0 / float(SCREEN[1]))
+    )  # [b, i, j]: i joins under j (a block's box reaches into the next's by its notch)
+    under &= block[:, None, :] & block[:, :, None]
+    under &= ~torch.eye(kinds.shape[1], dtype=torch.bool, device=kinds.device)[None]
+    own = torch.arange(kinds.shape[1], device=kinds.device).expand_as(kinds)
+    parent = torch.where(under.any(-1), under.float().argmax(-1), own)
+    head = own
+    for _ in range(steps):
+        head = torch.gather(parent, 1, head)
+    ends = block & ~under.any(1)
+    return head, ends.float()
+
+
 def rule_features(
     size: torch.Tensor, stack: torch.Tensor, kinds: torch.Tensor, grab: torch.Tensor
 ) -> torch.Tensor:
@@ -135,14 +186,19 @@ class DragPolicyNet(nn.Module):
     grab, the second the block to drop on, the whole instruction read in order (a GRU) the
     relation. Each element (its words, type and box) is scored against each phrase by learned
     embeddings and by ``match_features`` (token identity, so unknown names match too); the drop
-    head also sees the grabbed element (its box: a stack's height decides a drop above it).
+    head also sees the grabbed element (its box: a stack's height decides a drop above it),
+    where each input sits (``slot_holders``: its block as the target phrase names it, and its
+    place among that block's inputs) and each canvas block's script (``script_heads``: its top
+    block as the target phrase names it, and whether it ends the stack).
 
     The drop offset is a geometric rule plus a learned correction: a relation head reads the
-    relation kind (``RELATIONS``, trained on the generated tasks' kinds) from the instruction,
-    and each kind has a linear rule from the drop element's size and the grabbed element's size
-    and stack height (below a block: one block height down; above a stack: the dragged stack's
-    height up; into a mouth: one arm in and one header down). The rules have 98 parameters in
-    all, so they hold on scenes no training task showed."""
+    relation kind (``RELATIONS``, trained on the generated tasks' kinds) from the instruction
+    and the grabbed element (its type and box: a hat only goes above, a reporter only into a
+    slot), and each kind has a linear rule from the drop element's size and the grabbed
+    element's size and stack height (below a block: one block height down; above a stack: the
+    dragged stack's height up; into a mouth: one arm in and one header down; into a slot: onto
+    the input). The rules have 98 parameters in all, so they hold on scenes no training task
+    showed."""
 
     def __init__(self, width: int = 64, hidden: int = 128, dropout: float = 0.3) -> None:
         super().__init__()
@@ -155,6 +211,8 @@ class DragPolicyNet(nn.Module):
         self.box = nn.Sequential(nn.Linear(6, width), nn.ReLU(), nn.Linear(width, width))
         self.match = nn.Linear(MATCH_FEATURES + MAX_RANK, width)
         self.match_all = nn.Linear(MATCH_FEATURES + MAX_RANK, width)
+        self.slot_rank = nn.Linear(MAX_RANK, width)
+        self.script = nn.Linear(MATCH_FEATURES + MAX_RANK + 1, width)
 
         def mlp(inputs: int, outputs: int) -> nn.Sequential:
             return nn.Sequential(
@@ -164,9 +222,9 @@ class DragPolicyNet(nn.Module):
             )  # fmt: skip
 
         self.grab_head = mlp(7, 3)  # logit, offset (2)
-        self.drop_head = mlp(10, 3)
+        self.drop_head = mlp(13, 3)
         self.relation = nn.Sequential(
-            nn.Linear(2 * width, hidden), nn.ReLU(), nn.Linear(hidden, len(RELATIONS))
+            nn.Linear(3 * width, hidden), nn.ReLU(), nn.Linear(hidden, len(RELATIONS))
         )  # fmt: skip
         # per relation kind: offset (x, y) from RULE_INPUTS, in OFFSET_PX units
         self.rules = nn.Parameter(torch.zeros(len(RELATIONS), len(RULE_INPUTS), 2))
@@ -193,7 +251,16 @@ class DragPolicyNet(nn.Module):
         kinds = obs["element_type"].long()
         shape = self.kind(kinds) + self.box(torch.cat([box, centre], -1))
         m_src = self.match(match_features(ins, src_mask, el_tok, box))
-        m_tgt = self.match(match_features(ins, tgt_mask, el_tok, box))
+        tgt_features = match_features(ins, tgt_mask, el_tok, box)
+        m_tgt = self.match(tgt_features)
+        holder, slot_rank = slot_holders(box, kinds)
+        # an input's holder block as the target phrase names it, and its place in that block
+        m_holder = self.match(_gather(tgt_features, holder))
+        # a block's script as the target phrase names its top block, and whether it ends there
+        head, ends = script_heads(box, kinds)
+        m_script = self.script(
+            torch.cat([_gather(tgt_features, head), ends[..., None]], -1)
+        )  # fmt: skip
         m_all = self.match_all(match_features(ins, word, el_tok, box))  # quotes or not
         k = words.shape[1]
         ctx = context[:, None].expand(-1, k, -1)
@@ -207,31 +274,48 @@ class DragPolicyNet(nn.Module):
             drop_ok |= kinds == kind
         neg = torch.finfo(g.dtype).min / 2
         return {
-            "relation_logits": self.relation(torch.cat([context, src_phrase], -1)),
+            "relation_inputs": torch.cat([context, src_phrase], -1),
             "size": box[..., 2:] * torch.as_tensor(SCREEN[2:]) / OFFSET_PX,
             "stack": stack_heights(box, kinds) / OFFSET_PX,
             "kinds": kinds,
             "grab_logits": g[..., 0].masked_fill(~grab_ok, neg),
             "grab_offset": g[..., 1:3],
             "drop_inputs": torch.cat(
-                [words * tgt, words, shape, ctx, tgt, words * src, m_tgt, m_src, m_all], -1
+                [
+                    words * tgt,
+                    words,
+                    shape,
+                    ctx,
+                    tgt,
+                    words * src,
+                    m_tgt,
+                    m_src,
+                    m_all,
+                    m_holder,
+                    self.slot_rank(slot_rank),
+                    m_script,
+                ],
+                -1,
             ),  # fmt: skip
             "shape": shape,
             "drop_ok": drop_ok,
         }
 
     def drop(self, state: dict[str, torch.Tensor], grab: torch.Tensor) -> dict[str, torch.Tensor]:
-        """Drop logits and offsets, given the grabbed element of each row (B,)."""
+        """Relation logits, drop logits and offsets, given the grabbed element of each row (B,)."""
         b = torch.arange(len(grab))
         k = state["shape"].shape[1]
-        grabbed = state["shape"][b, grab][:, None].expand(-1, k, -1)
+        grabbed_shape = state["shape"][b, grab]
+        relation_logits = self.relation(torch.cat([state["relation_inputs"], grabbed_shape], -1))
+        grabbed = grabbed_shape[:, None].expand(-1, k, -1)
         d = self.drop_head(torch.cat([state["drop_inputs"], grabbed], -1))
         neg = torch.finfo(d.dtype).min / 2
         features = rule_features(state["size"], state["stack"], state["kinds"], grab)
         by_kind = torch.einsum("bkf,rfo->bkro", features, self.rules)  # (B, K, R, 2)
-        kind = state["relation_logits"].softmax(-1)  # (B, R)
+        kind = relation_logits.softmax(-1)  # (B, R)
         rule = (by_kind * kind[:, None, :, None]).sum(2)
         return {
+            "relation_logits": relation_logits,
             "drop_logits": d[..., 0].masked_fill(~state["drop_ok"], neg),
             "drop_offset": rule + d[..., 1:3],
         }
@@ -244,11 +328,15 @@ class DragPolicyNet(nn.Module):
         if grab is None:
             grab = state["grab_logits"].argmax(1)
         return {
-            "relation_logits": state["relation_logits"],
             "grab_logits": state["grab_logits"],
             "grab_offset": state["grab_offset"],
             **self.drop(state, grab),
         }
+
+
+def _gather(features: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+    """(B, K, F) rows of ``features`` at element ``index`` (B, K)."""
+    return torch.gather(features, 1, index[..., None].expand(-1, -1, features.shape[-1]))
 
 
 def shipped_checkpoint() -> Path:
@@ -399,13 +487,16 @@ def bc_targets(pool: Pool) -> Targets:
         if grab < 0:
             continue
         connection = boxes[i, grab, :2] + (end - anchor)  # where the grabbed corner must go
-        named = _phrase_overlap(
-            pool.instructions["baseline"][i], pool.elements["element_tokens"][i]
+        named = _target_overlap(
+            pool.instructions["baseline"][i], pool.elements["element_tokens"][i], grab
         )
-        drop = _nearest(boxes[i], kinds[i], connection, DROPPABLE, exclude=grab, prefer=named)
+        relation = RELATIONS.index(relation_kind(snap.task))
+        drop = _nearest(
+            boxes[i], kinds[i], connection, DROPPABLE, exclude=grab, prefer=named,
+            slot_first=RELATIONS[relation] == "value_slot",
+        )  # fmt: skip
         if drop < 0:
             continue
-        relation = RELATIONS.index(relation_kind(snap.task))
         rows.append((i, grab, drop, tuple(anchor), tuple(end), relation))
     if not rows:
         raise ValueError("no pooled task has a usable oracle drag")
@@ -428,11 +519,15 @@ def _containing(boxes: np.ndarray, kinds: np.ndarray, point: np.ndarray, allowed
     return best
 
 
-def _phrase_overlap(instruction: np.ndarray, element_tokens: np.ndarray) -> np.ndarray:
-    """Per element, the Jaccard overlap of its words with the instruction's second quoted
-    phrase (the block to drop on)."""
+def _target_overlap(instruction: np.ndarray, element_tokens: np.ndarray, grab: int) -> np.ndarray:
+    """Per element, the Jaccard overlap of its words with the quoted phrase that names the block
+    to drop on: of the first two quoted phrases, the one that names the grabbed element less
+    (sentences may name the target first: "Under 'A', put 'B'"; the second on a tie)."""
     quote = np.cumsum(instruction == tokens.QUOTE)
-    return overlaps(instruction[(quote == 3) & (instruction != tokens.QUOTE)], element_tokens)
+    words = instruction != tokens.QUOTE
+    first, second = instruction[(quote == 1) & words], instruction[(quote == 3) & words]
+    by_first, by_second = overlaps(first, element_tokens), overlaps(second, element_tokens)
+    return by_first if by_first[grab] < by_second[grab] else by_second
 
 
 def _nearest(
@@ -442,10 +537,12 @@ def _nearest(
     allowed: set[int],
     exclude: int,
     prefer: np.ndarray | None = None,
+    slot_first: bool = False,
 ) -> int:
-    """The allowed element nearest ``point``; among those within 4 px of it, the one the
+    """The allowed element nearest ``point``; among those within 4 px of it, with
+    ``slot_first`` an input (the slot a reporter fills, rather than its block), then the one the
     instruction names best (``prefer``), then the smallest."""
-    best, key = -1, (np.inf, 0.0, np.inf)
+    best, key = -1, (np.inf, 0.0, 0.0, np.inf)
     for j, (x, y, w, h) in enumerate(boxes):
         if j == exclude or int(kinds[j]) not in allowed:
             continue
@@ -453,7 +550,8 @@ def _nearest(
         dy = max(y - point[1], 0.0, point[1] - (y + h))
         distance = float(np.hypot(dx, dy))
         named = float(prefer[j]) if prefer is not None else 0.0
-        k = (max(distance, 4.0), -named, float(w * h))
+        slot = float(slot_first and int(kinds[j]) in SLOTS)
+        k = (max(distance, 4.0), -slot, -named, float(w * h))
         if k < key:
             best, key = j, k
     return best
