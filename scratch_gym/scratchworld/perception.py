@@ -1,7 +1,7 @@
 """Import ScratchWorld's Visual Perception benchmark (200 screenshot questions, 15 tags) and score
 answers to it exactly as ScratchWorld's own runner and results script do.
 
-The checkout is read where the user keeps it (nothing is copied into this repository)::
+The item files (:mod:`scratch_gym.scratchworld.checkout` has the whole layout)::
 
     <root>/visual_perception_benchmark/tasks/<N>.json        task_id, instruction, screenshot,
                                                               task_type, tag, ground_truth (and
@@ -43,11 +43,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-BENCHMARK_DIR = Path("visual_perception_benchmark")
-TASKS_DIR = BENCHMARK_DIR / "tasks"
-SCREENSHOTS_DIR = BENCHMARK_DIR / "screenshots_final"
-RESULTS_SCRIPT = "results_visual_perception_benchmark.py"
-RUNNER_SCRIPT = "run_visual_perception_benchmark.py"
+from scratch_gym.scratchworld.checkout import (
+    PERCEPTION_TASKS_DIR,
+    RESULTS_SCRIPT,
+    RUNNER_SCRIPT,
+    SCREENSHOTS_DIR,
+    checkout_file,
+    locate,
+)
+
 ID_PREFIX = "scratchworld-vp-"
 RESULT_FILE = "result.json"
 
@@ -147,20 +151,14 @@ def is_correct(rule: str, ground_truth: str, answer: str | None) -> bool:
 # -- the checkout ---------------------------------------------------------------------------------
 def benchmark_root(checkout: str | Path) -> Path:
     """The checkout's root, checked to hold the benchmark's task and screenshot folders."""
-    root = Path(checkout).expanduser().resolve()
-    if not root.is_dir():
-        raise ScratchWorldPerceptionError(f"{root}: no such ScratchWorld checkout (not a folder)")
-    for sub in (TASKS_DIR, SCREENSHOTS_DIR):
-        if not (root / sub).is_dir():
-            raise ScratchWorldPerceptionError(
-                f"{root} holds no Visual Perception benchmark: {sub}/ is missing"
-            )
-    return root
+    missing = "{root} holds no Visual Perception benchmark: {folder}/ is missing"
+    folders = dict.fromkeys((PERCEPTION_TASKS_DIR, SCREENSHOTS_DIR), missing)
+    return locate(checkout, folders, ScratchWorldPerceptionError)
 
 
 def item_files(root: Path) -> list[Path]:
     """The task files in ScratchWorld's order (numeric names by number)."""
-    files = list((root / TASKS_DIR).glob("*.json"))
+    files = list((root / PERCEPTION_TASKS_DIR).glob("*.json"))
     return sorted(files, key=lambda p: (0, int(p.stem), "") if p.stem.isdigit() else (1, 0, p.stem))
 
 
@@ -209,7 +207,9 @@ def load_items(checkout: str | Path) -> list[PerceptionItem]:
     root = benchmark_root(checkout)
     files = item_files(root)
     if not files:
-        raise ScratchWorldPerceptionError(f"{root / TASKS_DIR} holds no task file (*.json)")
+        raise ScratchWorldPerceptionError(
+            f"{root / PERCEPTION_TASKS_DIR} holds no task file (*.json)"
+        )
     return [read_item(root, p) for p in files]
 
 
@@ -217,9 +217,9 @@ def load_item(checkout: str | Path, task_id: str) -> PerceptionItem:
     """One item by its task id (``17``) or suite id (``scratchworld-vp-17``)."""
     root = benchmark_root(checkout)
     name = str(task_id).removeprefix(ID_PREFIX)
-    path = root / TASKS_DIR / f"{name}.json"
+    path = root / PERCEPTION_TASKS_DIR / f"{name}.json"
     if Path(name).name != name or not path.is_file():
-        raise KeyError(f"no Visual Perception item {task_id!r} in {root / TASKS_DIR}")
+        raise KeyError(f"no Visual Perception item {task_id!r} in {root / PERCEPTION_TASKS_DIR}")
     return read_item(root, path)
 
 
@@ -399,10 +399,8 @@ def run_their_scorer(
 ) -> str:
     """The output of the checkout's own ``results_visual_perception_benchmark.py`` (unmodified,
     run by path with ``python``) on an answers folder."""
-    root = Path(checkout).expanduser().resolve()
-    script = root / RESULTS_SCRIPT
-    if not script.is_file():
-        raise ScratchWorldPerceptionError(f"{root} has no {RESULTS_SCRIPT}")
+    script = checkout_file(checkout, RESULTS_SCRIPT, ScratchWorldPerceptionError)
+    root = script.parent
     done = subprocess.run(
         [python, str(script), str(Path(answers).resolve())],
         capture_output=True,
@@ -439,10 +437,7 @@ def their_judge(checkout: str | Path) -> Judge:
     methods that decide it (the tag's answer type, then the comparison), read unmodified from
     ``run_visual_perception_benchmark.py`` and run as they are (without the rest of the runner,
     whose model client is not needed)."""
-    root = Path(checkout).expanduser().resolve()
-    path = root / RUNNER_SCRIPT
-    if not path.is_file():
-        raise ScratchWorldPerceptionError(f"{root} has no {RUNNER_SCRIPT}")
+    path = checkout_file(checkout, RUNNER_SCRIPT, ScratchWorldPerceptionError)
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     wanted = {"_get_task_type_from_tag", "_validate_result"}
     found = [
