@@ -9,8 +9,9 @@ repository): one package for everything that reads one.
   imported tasks and the HTTP service.
 * ``drag``: its Single-Step Drag tasks as single-drag tasks
   (:func:`load_scratchworld_drag_tasks`).
-* ``perception``: its Visual Perception items, answer rules, answers files and scores
-  (:func:`load_items`, :func:`equality_check`).
+* ``perception``: its Visual Perception items and answer rules (:func:`load_items`);
+  ``perception_scores``: answers files scored as its runner and results script do
+  (:func:`equality_check`).
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from scratch_gym.scratchworld.evaluation import ScratchWorldSuite
 from scratch_gym.scratchworld.perception import (
     PerceptionItem,
     ScratchWorldPerceptionError,
-    equality_check,
     load_item,
     load_items,
 )
+from scratch_gym.scratchworld.perception_scores import equality_check
 from scratch_gym.scratchworld.tasks import ScratchWorldCheckout, scratchworld_tasks
 
 __all__ = [

@@ -132,7 +132,8 @@ def scratchworld_scores(records: list[dict[str, Any]]) -> Any:
     """Records of ScratchWorld's items as its results script counts them, by the tag each record's
     ``category`` names (so an episode lost to an error, whose record holds no answer, is a wrong
     answer under its tag here; ScratchWorld's runner leaves such an item out of its tables)."""
-    from scratch_gym.scratchworld.perception import TAGS, Scores
+    from scratch_gym.scratchworld.perception import TAGS
+    from scratch_gym.scratchworld.perception_scores import Scores
 
     scores = Scores({}, {})
     for r in records:

@@ -24,11 +24,13 @@ from scratch_gym.scratchworld.checkout import PERCEPTION_TASKS_DIR, SCREENSHOTS_
 from scratch_gym.scratchworld.perception import (
     TAGS,
     ScratchWorldPerceptionError,
-    compare_with_their_scorer,
-    equality_check,
     is_correct,
     load_item,
     load_items,
+)
+from scratch_gym.scratchworld.perception_scores import (
+    compare_with_their_scorer,
+    equality_check,
     probe_answers,
     run_their_scorer,
     score_answers,
