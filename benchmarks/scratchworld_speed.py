@@ -13,10 +13,10 @@ from tqdm import tqdm
 
 from scratch_gym.cli.output import print_json_last, table
 from scratch_gym.editor.page import EditorPage
+from scratch_gym.scratchworld import ScratchWorldCheckout
 from scratch_gym.tasks import Evaluator
 from scratch_gym.tasks.projects import load_project
 from scratch_gym.tasks.schema import ProjectRef, Task
-from scratch_gym.tasks.scratchworld import ScratchWorldCheckout
 
 PROJECTS = ("golden", "start")
 

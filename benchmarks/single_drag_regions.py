@@ -138,8 +138,8 @@ def scratchworld_with_regions(checkout: str | None) -> list:
     """The checkout's drag tasks whose real-drag BFS regions are cached."""
     if not checkout:
         return []
+    from scratch_gym.scratchworld.drag import load_scratchworld_drag_tasks
     from scratch_gym.single_drag.feasible.cache import attach_regions
-    from scratch_gym.single_drag.tasks.scratchworld import load_scratchworld_drag_tasks
 
     tasks = load_scratchworld_drag_tasks(checkout)
     attach_regions(tasks, compute=False)

@@ -342,14 +342,14 @@ def suite_from_args(args: argparse.Namespace) -> Suite:
     from scratch_gym.suites import make_suite
 
     if args.suite == "scratchworld" and args.scratchworld:
-        from scratch_gym.tasks.scratchworld import ScratchWorldCheckout
+        from scratch_gym.scratchworld.tasks import ScratchWorldCheckout
 
         try:
             ScratchWorldCheckout(args.scratchworld)
         except FileNotFoundError as exc:
             raise ValueError(str(exc)) from exc
     if args.suite == "perception" and args.scratchworld:
-        from scratch_gym.perception.scratchworld import load_items
+        from scratch_gym.scratchworld.perception import load_items
 
         given = [f for f, v in (("--screens", args.screens), ("--perception-seed",
                  args.perception_seed)) if v is not None]  # fmt: skip

@@ -135,9 +135,10 @@ def _need(args: argparse.Namespace, *names: str) -> None:
 def _answers(args: argparse.Namespace) -> dict:
     """ScratchWorld's answers folder from the records of an eval run on its items (episodes lost
     to an error are left out, as ScratchWorld's runner leaves out a failed model call)."""
-    from scratch_gym.perception.scratchworld import ID_PREFIX, load_items, write_answers
     from scratch_gym.records.status import is_counted
     from scratch_gym.runner.results import ResultsFile
+    from scratch_gym.scratchworld.perception import ID_PREFIX, load_items
+    from scratch_gym.scratchworld.perception_scores import write_answers
     from scratch_gym.suites.perception import SCRATCHWORLD
 
     _need(args, "scratchworld", "results", "answers")
@@ -167,11 +168,8 @@ def _answers(args: argparse.Namespace) -> dict:
 
 
 def _score(args: argparse.Namespace) -> dict:
-    from scratch_gym.perception.scratchworld import (
-        compare_with_their_scorer,
-        load_items,
-        score_answers,
-    )
+    from scratch_gym.scratchworld.perception import load_items
+    from scratch_gym.scratchworld.perception_scores import compare_with_their_scorer, score_answers
 
     _need(args, "scratchworld", "answers")
     scores = score_answers(args.answers, load_items(args.scratchworld))

@@ -151,7 +151,7 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _checkout_stats(args: argparse.Namespace) -> int:
-    from scratch_gym.tasks.scratchworld_golden import scratchworld_tasks
+    from scratch_gym.scratchworld.tasks import scratchworld_tasks
     from scratch_gym.tasks.stats import checkout_stats
 
     try:
@@ -221,7 +221,7 @@ def _oracle_stats(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     if args.scratchworld:
-        from scratch_gym.tasks.scratchworld import ScratchWorldCheckout
+        from scratch_gym.scratchworld.tasks import ScratchWorldCheckout
 
         tasks = ScratchWorldCheckout(args.scratchworld).tasks(args.category)
     else:
@@ -356,7 +356,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from scratch_gym.tasks.projects import load_project
 
     if args.scratchworld:
-        from scratch_gym.tasks.scratchworld import ScratchWorldCheckout
+        from scratch_gym.scratchworld.tasks import ScratchWorldCheckout
 
         task = ScratchWorldCheckout(args.scratchworld).load(args.task_id)
     else:

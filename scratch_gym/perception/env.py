@@ -17,7 +17,7 @@ from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.observations.pixels import screen_space
 from scratch_gym.perception.dataset import DEFAULT_SCREENS, DEFAULT_SEED, load, scene_questions
 from scratch_gym.perception.questions import is_correct
-from scratch_gym.perception.scratchworld import PerceptionItem, load_items
+from scratch_gym.scratchworld.perception import PerceptionItem, load_items
 from scratch_gym.spaces import UnicodeText
 
 ANSWER_CHARS = 1000  # the longest answer
@@ -45,7 +45,7 @@ class PerceptionEnv(PageEnv):
     1 for a correct answer (case-insensitive yes/no; field values by equivalence: numbers as
     numbers, dropdown values normalised; see ``questions.field_equivalent``), else 0. With
     ``scratchworld``, ScratchWorld's own rules: yes/no stripped and case-insensitive, exact-match
-    values stripped and case-sensitive (``perception.scratchworld.is_correct``).
+    values stripped and case-sensitive (``scratchworld.perception.is_correct``).
 
     ## Starting State
 

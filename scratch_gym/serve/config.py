@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from scratch_gym.tasks.scratchworld import TIME_MODES, ScratchWorldCheckout
+from scratch_gym.scratchworld.evaluation import TIME_MODES
+from scratch_gym.scratchworld.tasks import ScratchWorldCheckout
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 DEFAULT_PORT = 8081  # scratch-bench-api's, so their clients' default --api_url finds us

@@ -1,6 +1,6 @@
 """``evaluate``: a task's ScratchWorld script on the session's current project, as their service
 runs it (the script named by ``task_name``, ``config`` ``{}``), scored by scratch-gym's runner of
-those scripts (:class:`~scratch_gym.tasks.scratchworld.ScratchWorldSuite`): on a copy of the
+those scripts (:class:`~scratch_gym.scratchworld.evaluation.ScratchWorldSuite`): on a copy of the
 project, so the agent's editor is untouched, in virtual time by default or real time."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from scratch_gym.editor.page import EditorPage
+from scratch_gym.scratchworld.evaluation import ScratchWorldSuite
 from scratch_gym.serve.projects import script_path, utils_text
-from scratch_gym.tasks.scratchworld import ScratchWorldSuite
 
 
 def suite_for(root: Path, task_name: str, time: str) -> ScratchWorldSuite:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scratch_gym.tasks.scratchworld import SCRIPTS_DIR, STATIC_DIR, UTILS_FILE
+from scratch_gym.scratchworld.checkout import SCRIPTS_DIR, STATIC_DIR, UTILS_FILE
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\- ]{0,199}$")
 

@@ -2,7 +2,7 @@
 episode, live in the editor; reported as accuracy by question type.
 
 With ``scratchworld`` (a ScratchWorld checkout) its tasks are instead the 200 items of
-ScratchWorld's Visual Perception benchmark (:mod:`scratch_gym.perception.scratchworld`): each
+ScratchWorld's Visual Perception benchmark (:mod:`scratch_gym.scratchworld.perception`): each
 shown with its given screenshot, judged by ScratchWorld's answer rules, its category is its tag
 (``--categories exact_match_numeric``), and the report is ScratchWorld's two tables (per task type
 and per tag) for each agent."""
@@ -47,7 +47,7 @@ class PerceptionSuite(Suite):
         from scratch_gym.perception.items import QuestionSlot, question_slots
 
         if self.scratchworld:
-            from scratch_gym.perception.scratchworld import load_item, load_items
+            from scratch_gym.scratchworld.perception import load_item, load_items
 
             if task_ids:
                 return [load_item(self.scratchworld, t) for t in task_ids]
@@ -60,7 +60,7 @@ class PerceptionSuite(Suite):
         from scratch_gym.perception.items import QuestionSlot
 
         if self.scratchworld:
-            from scratch_gym.perception.scratchworld import load_item
+            from scratch_gym.scratchworld.perception import load_item
 
             return load_item(self.scratchworld, task_id)
         return QuestionSlot.from_id(task_id)
@@ -132,7 +132,8 @@ def scratchworld_scores(records: list[dict[str, Any]]) -> Any:
     """Records of ScratchWorld's items as its results script counts them, by the tag each record's
     ``category`` names (so an episode lost to an error, whose record holds no answer, is a wrong
     answer under its tag here; ScratchWorld's runner leaves such an item out of its tables)."""
-    from scratch_gym.perception.scratchworld import TAGS, Scores
+    from scratch_gym.scratchworld.perception import TAGS
+    from scratch_gym.scratchworld.perception_scores import Scores
 
     scores = Scores({}, {})
     for r in records:

@@ -2,7 +2,7 @@
 connection forms; reported as the paper's Pass@k / start / end / spatial-error table.
 
 With ``scratchworld=PATH`` it runs the Single-Step Drag tasks of that ScratchWorld checkout
-(:mod:`scratch_gym.single_drag.tasks.scratchworld`) instead of the stored ones; their feasible
+(:mod:`scratch_gym.scratchworld.drag`) instead of the stored ones; their feasible
 regions are computed by BFS in this editor the first time they are selected (a progress bar) and
 cached per task and editor version (``single_drag.feasible.cache.regions_cache_dir``). ``regions="model"``
 probes the BFS with the calibrated drag model instead of real drags (seconds instead of minutes
@@ -128,7 +128,7 @@ class SingleDragSuite(Suite):
 
         ids = list(task_ids) if task_ids else None
         if self.scratchworld:
-            from scratch_gym.single_drag.tasks.scratchworld import load_scratchworld_drag_tasks
+            from scratch_gym.scratchworld.drag import load_scratchworld_drag_tasks
 
             tasks = load_scratchworld_drag_tasks(self.scratchworld, ids)
         else:

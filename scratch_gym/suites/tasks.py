@@ -93,7 +93,7 @@ class TaskSuite(Suite):
         from scratch_gym.tasks import list_tasks, load_task
 
         if self.scratchworld:
-            from scratch_gym.tasks.scratchworld_golden import scratchworld_tasks
+            from scratch_gym.scratchworld.tasks import scratchworld_tasks
 
             time = self.time or "virtual"
             if task_ids:
@@ -111,7 +111,7 @@ class TaskSuite(Suite):
 
     def load(self, task_id: str) -> Any:
         if self.scratchworld:
-            from scratch_gym.tasks.scratchworld_golden import scratchworld_tasks
+            from scratch_gym.scratchworld.tasks import scratchworld_tasks
 
             return scratchworld_tasks(
                 self.scratchworld, names=[task_id], time=self.time or "virtual"

@@ -6,7 +6,7 @@
   VM in the page, in deterministic virtual time -> ``EvaluationResult(tests, psr, success)``.
 * ``TaskEpisode(page, task)``: what the environment composes for rewards (``start``/``step``).
 * ``Run`` and the conditions (``Sprite``, ``Var``, ``Said``...): the API test functions use.
-* ``scratchworld``: import and score tasks of an original ScratchWorld checkout.
+* ScratchWorld's own tasks are imported and scored by :mod:`scratch_gym.scratchworld`.
 """
 
 from __future__ import annotations

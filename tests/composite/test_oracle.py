@@ -14,9 +14,9 @@ from scratch_gym.agents.composite_plan import BlockTree, align_stacks
 from scratch_gym.agents.factory import make_agent
 from scratch_gym.agents.golden import project_json
 from scratch_gym.program import ProjectBuilder
+from scratch_gym.scratchworld.tasks import scratchworld_tasks
 from scratch_gym.tasks import load_task
 from scratch_gym.tasks.projects import load_project
-from scratch_gym.tasks.scratchworld_golden import scratchworld_tasks
 
 # One task per category; fix-star-sizes has a custom block (define ... / its calls).
 TASKS = ("click-counter", "fix-star-sizes", "add-jump", "sum-to-n")

@@ -136,7 +136,10 @@ LAYERS: list[tuple[str, ...]] = [
     ("records", "paths", "progress", "spaces", "toml_text", "registration"),
     (ROOT, "editor", "ocr"),  # the browser side (the only Playwright user), OCR engines
     ("actions", "observations", "tasks"),  # action and observation models; tasks and their tests
-    ("env", "single_drag", "perception", "nl2scratch", "reliability"),  # envs of each benchmark
+    ("env", "single_drag", "nl2scratch", "reliability"),  # envs of each benchmark
+    # ScratchWorld's checkout: tasks, goldens, evaluation scripts, drag tasks, perception items
+    ("scratchworld",),
+    ("perception",),  # Visual Perception QA (its env also asks ScratchWorld's items)
     ("agents", "suites"),  # agents; suites select tasks, make envs, judge and table episodes
     ("runner",),  # episodes, jobs, results files, reports
     # demonstrations recorded through the runner; the HTTP service (ScratchWorld's API)

@@ -20,16 +20,17 @@ from PIL import Image
 
 from scratch_gym.cli import main
 from scratch_gym.perception.env import PerceptionEnv
-from scratch_gym.perception.scratchworld import (
-    SCREENSHOTS_DIR,
+from scratch_gym.scratchworld.checkout import PERCEPTION_TASKS_DIR, SCREENSHOTS_DIR
+from scratch_gym.scratchworld.perception import (
     TAGS,
-    TASKS_DIR,
     ScratchWorldPerceptionError,
-    compare_with_their_scorer,
-    equality_check,
     is_correct,
     load_item,
     load_items,
+)
+from scratch_gym.scratchworld.perception_scores import (
+    compare_with_their_scorer,
+    equality_check,
     probe_answers,
     run_their_scorer,
     score_answers,
@@ -52,7 +53,7 @@ TAG_COUNTS = {
 
 @pytest.fixture(scope="module")
 def checkout() -> Path:
-    require_shared(SCRATCHWORLD_DIR / TASKS_DIR)
+    require_shared(SCRATCHWORLD_DIR / PERCEPTION_TASKS_DIR)
     return SCRATCHWORLD_DIR
 
 
@@ -70,7 +71,7 @@ def their_scorer(checkout: Path) -> Path:
 
 # -- a tiny checkout of our own, for bad input ------------------------------------------------------
 def tiny_checkout(root: Path) -> Path:
-    (root / TASKS_DIR).mkdir(parents=True)
+    (root / PERCEPTION_TASKS_DIR).mkdir(parents=True)
     (root / SCREENSHOTS_DIR).mkdir(parents=True)
     Image.new("RGB", (1280, 720), (240, 240, 250)).save(root / SCREENSHOTS_DIR / "a.png")
     items = [
@@ -88,7 +89,7 @@ def tiny_checkout(root: Path) -> Path:
 
 def write_item(root: Path, task_id: str, **fields: object) -> Path:
     data = {"task_id": task_id, "screenshot": "a.png", "prompt": "(not read)", **fields}
-    path = root / TASKS_DIR / f"{task_id}.json"
+    path = root / PERCEPTION_TASKS_DIR / f"{task_id}.json"
     path.write_text(json.dumps(data))
     return path
 
@@ -148,8 +149,8 @@ def test_a_tiny_checkout_imports_and_its_env_passes_check_env(tiny):
         (lambda r: write_item(r, "4", instruction="?", task_type="connection",
                               tag="connection_yes", ground_truth="YES",
                               screenshot="../tasks/1.json"), "is not a file"),
-        (lambda r: (r / TASKS_DIR / "5.json").write_text('{"task_id": '), "5.json: not valid JSON"),
-        (lambda r: (r / TASKS_DIR / "5.json").write_text(json.dumps({
+        (lambda r: (r / PERCEPTION_TASKS_DIR / "5.json").write_text('{"task_id": '), "5.json: not valid JSON"),
+        (lambda r: (r / PERCEPTION_TASKS_DIR / "5.json").write_text(json.dumps({
             "task_id": "6", "instruction": "?", "screenshot": "a.png", "task_type": "connection",
             "tag": "connection_yes", "ground_truth": "YES"})),
          "task_id '6' is not the file's name"),

@@ -189,6 +189,6 @@ def test_training_code_never_reads_scratchworld():
 
 
 def test_the_static_check_catches_a_planted_read():
-    planted = "from scratch_gym.single_drag.tasks.scratchworld import load\n"
+    planted = "from scratch_gym.scratchworld.drag import load\n"
     assert re.search(r"scratchworld(?!-)", planted.lower())
     assert not re.search(r"scratchworld(?!-)", "gym.make('scratchworld-singledrag-v0')")

@@ -29,7 +29,7 @@ ROOT = "__init__"  # single_drag's own __init__: imports nothing of it
 # Bottom to top; the parts of one layer may import each other (the graph stays acyclic).
 ORDER: list[tuple[str, ...]] = [
     (ROOT,),
-    ("tasks",),  # the task record, regions data, kinds, instructions, ScratchWorld's tasks
+    ("tasks",),  # the task record, regions data, kinds, instructions
     ("drag_model", "editor_drag", "tokens", "rl_spaces"),  # the shared bottoms
     ("feasible",),  # feasible regions: geometry, geometric and probed regions, the cache
     ("generation",),  # the task generator

@@ -8,13 +8,13 @@ import json
 import pytest
 
 from scratch_gym.agents.single_drag import DragOracleAgent
-from scratch_gym.single_drag.feasible.cache import attach_regions, regions_cache_path
-from scratch_gym.single_drag.feasible.geometry import Geometry
-from scratch_gym.single_drag.tasks.regions import Region, Regions
-from scratch_gym.single_drag.tasks.scratchworld import (
+from scratch_gym.scratchworld.drag import (
     ScratchWorldDragError,
     load_scratchworld_drag_tasks,
 )
+from scratch_gym.single_drag.feasible.cache import attach_regions, regions_cache_path
+from scratch_gym.single_drag.feasible.geometry import Geometry
+from scratch_gym.single_drag.tasks.regions import Region, Regions
 from scratch_gym.single_drag.tasks.task import task_from_json
 from scratch_gym.suites import make_suite
 from tests.single_drag.scratchworld_checkout import (

@@ -67,7 +67,7 @@ def test_checkout_statistics_count_the_blocks_each_golden_modifies(tmp_path, cap
 
 
 def test_the_shared_checkout_has_the_papers_83_tasks():
-    from scratch_gym.tasks.scratchworld_golden import scratchworld_tasks
+    from scratch_gym.scratchworld.tasks import scratchworld_tasks
     from scratch_gym.tasks.stats import checkout_stats
 
     _, s = checkout_stats(scratchworld_tasks(require_shared(SCRATCHWORLD_DIR)))

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from scratch_gym.program import ProjectBuilder
+from scratch_gym.scratchworld.evaluation import results_from
+from scratch_gym.scratchworld.tasks import ScratchWorldCheckout
 from scratch_gym.tasks import Evaluator, TaskError
 from scratch_gym.tasks.projects import load_project
-from scratch_gym.tasks.scratchworld import ScratchWorldCheckout, results_from
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "scratchworld"
 SOLVED = (

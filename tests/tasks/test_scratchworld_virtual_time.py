@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from scratch_gym.program import ProjectBuilder
+from scratch_gym.scratchworld import ScratchWorldCheckout, ScratchWorldSuite
 from scratch_gym.tasks import Evaluator
-from scratch_gym.tasks.scratchworld import ScratchWorldCheckout, ScratchWorldSuite
 
 FIXTURE_UTILS = (
     Path(__file__).resolve().parent.parent

@@ -34,7 +34,7 @@ by hand) and ``regions.json`` (its feasible regions, computed by ``scratch-gym s
     move (10) steps
     '''
 
-An imported task (``tasks.scratchworld``) carries a ready ``project_json`` instead of building
+An imported task (``scratchworld.drag``) carries a ready ``project_json`` instead of building
 its project from ``project``. Script ``i`` gets block ids ``s{i}b1, s{i}b2, ...`` in text order. ``source`` is a flyout block
 (``opcode``, ``nth`` among equal opcodes) or a canvas block (``block`` id). Goal relations, all of
 which must hold in the VM for the dragged block D: ``below`` (block.next is D), ``above`` (block

@@ -1,43 +1,24 @@
-"""Import tasks from a user's checkout of the original ScratchWorld benchmark, scored by its own
-evaluation scripts.
+"""ScratchWorld's own evaluation scripts, run in the page: the ``external`` suite of an imported
+task (:mod:`scratch_gym.scratchworld.tasks`) and of the HTTP service (:mod:`scratch_gym.serve`).
 
-The checkout is read where the user keeps it (nothing is copied into this repository)::
-
-    <root>/tasks/{create,debug,extend,compute}/<name>.json   name, description, type, instruction,
-                                                             initial_project, evaluation{function,
-                                                             timeout, description, test_cases?}
-    <root>/scratch-gui/static/<initial_project>.sb3
-    <root>/scratch-bench-api/api/evaluation_scripts/<function>.js   module.exports =
-                                                             async (vm, config, cleanup) => result
-    <root>/scratch-bench-api/api/evaluation_scripts/evaluation_utils.js   -> window.EvaluationUtils
-
-An imported :class:`~scratch_gym.tasks.schema.Task` has no golden project (``golden_path`` finds
-the checkout's reference solution for checks); its ``external`` suite runs the script in the page
-against the evaluation copy of the project (never the agent's VM), on the small stage that
-ScratchWorld's runner uses, in virtual time by default (the script's timers, its clock and the
-VM's frames on one virtual clock: waits cost no wall time) or in real time as the original service
-runs it (``time="real"``).
+A script (``module.exports = async (vm, config, cleanup) => result``, with ``evaluation_utils.js``
+as ``window.EvaluationUtils``) runs against the evaluation copy of the project (never the agent's
+VM), on the small stage that ScratchWorld's runner uses, in virtual time by default (the script's
+timers, its clock and the VM's frames on one virtual clock: waits cost no wall time) or in real
+time as the original service runs it (``time="real"``).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from scratch_gym.editor.page import BridgeError, CallTimeout, EditorPage
 from scratch_gym.tasks.evaluator import TestResult
-from scratch_gym.tasks.schema import KNOWN_CATEGORIES, ProjectRef, Tags, Task, TaskError
 from scratch_gym.tasks.watchdog import did_not_finish, recover_evaluation
 
-TASKS_DIR = Path("tasks")
-STATIC_DIR = Path("scratch-gui") / "static"
-SCRIPTS_DIR = Path("scratch-bench-api") / "api" / "evaluation_scripts"
-UTILS_FILE = "evaluation_utils.js"
-ID_PREFIX = "scratchworld-"
 SERVICE_TIMEOUT_S = 120.0  # the original service's safety timeout per evaluation
-
 
 TIME_MODES = ("virtual", "real")
 SMALL_STAGE = (240, 180)  # ScratchWorld's runner switches the editor to the small stage
@@ -175,84 +156,3 @@ def _case_failure(case: dict[str, Any]) -> str:
         return str(error)
     meta = case.get("meta")
     return f"failed; measured {json.dumps(meta)[:300]}" if meta else "failed"
-
-
-class ScratchWorldCheckout:
-    """A ScratchWorld checkout on disk; ``tasks()`` imports its task files."""
-
-    def __init__(self, root: str | Path, time: str = "virtual") -> None:
-        if time not in TIME_MODES:
-            raise ValueError(f"time must be one of {', '.join(TIME_MODES)}, not {time!r}")
-        self.time = time
-        self.root = Path(root).expanduser().resolve()
-        for sub in (TASKS_DIR, STATIC_DIR, SCRIPTS_DIR):
-            if not (self.root / sub).is_dir():
-                raise FileNotFoundError(
-                    f"{self.root} is not a ScratchWorld checkout: {sub}/ is missing"
-                )
-
-    def task_files(self, category: str | None = None) -> list[Path]:
-        cats = [category] if category else list(KNOWN_CATEGORIES)
-        return sorted(p for c in cats for p in (self.root / TASKS_DIR / c).glob("*.json"))
-
-    def tasks(self, category: str | None = None) -> list[Task]:
-        return [self.read(p) for p in self.task_files(category)]
-
-    def load(self, name: str) -> Task:
-        """The task named ``name`` (its file name without ``.json``, or ``scratchworld-<name>``)."""
-        name = name.removeprefix(ID_PREFIX)
-        for path in self.task_files():
-            if path.stem == name:
-                return self.read(path)
-        raise KeyError(f"no ScratchWorld task named {name!r} in {self.root / TASKS_DIR}")
-
-    def golden_path(self, name: str) -> Path | None:
-        """The checkout's reference solution for task ``name``: ``<name>_golden.sb3``, or for a
-        debug task made from a starter project (``pong_starter_touching_red_error``) the
-        starter's (``pong_starter_golden.sb3``); None if there is none."""
-        name = name.removeprefix(ID_PREFIX)
-        parts = name.split("_")
-        for cut in range(len(parts), 0, -1):
-            path = self.root / STATIC_DIR / f"{'_'.join(parts[:cut])}_golden.sb3"
-            if path.is_file():
-                return path
-        return None
-
-    def read(self, path: Path) -> Task:
-        """Import one task file (errors name the file and the field)."""
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise TaskError(path, "<file>", f"not valid JSON: {exc}") from None
-        for key in ("name", "type", "instruction", "initial_project", "evaluation"):
-            if key not in data:
-                raise TaskError(path, key, "is required")
-        evaluation = data["evaluation"]
-        if not isinstance(evaluation, dict) or "function" not in evaluation:
-            raise TaskError(path, "evaluation.function", "is required")
-        project = self.root / STATIC_DIR / data["initial_project"]
-        if not project.is_file():
-            raise TaskError(path, "initial_project", f"{project} does not exist")
-        function = str(evaluation["function"])
-        script = self.root / SCRIPTS_DIR / f"{function}.js"
-        if not script.is_file():
-            raise TaskError(path, "evaluation.function", f"{script} does not exist")
-        utils = self.root / SCRIPTS_DIR / UTILS_FILE
-        suite = ScratchWorldSuite(
-            function=function,
-            script=script.read_text(encoding="utf-8"),
-            utils=utils.read_text(encoding="utf-8") if utils.is_file() else None,
-            config=dict(evaluation),
-            time=self.time,
-        )
-        return Task(
-            id=f"{ID_PREFIX}{data['name']}",
-            category=str(data["type"]),
-            instruction=str(data["instruction"]),
-            start=ProjectRef(project),
-            golden=None,
-            tags=Tags(other=("scratchworld",)),
-            reset_sprites=False,
-            source=path,
-            external=suite,
-        )

@@ -1,6 +1,6 @@
 """Import ScratchWorld's own Single-Step Drag tasks into the single-drag suite.
 
-The checkout is read where the user keeps it (nothing is copied into this repository)::
+The task files (:mod:`scratch_gym.scratchworld.checkout` has the whole layout)::
 
     <root>/single_step_drag_benchmark/tasks/T{1,2}_NNN.json   id, category (T1/T2), instruction,
                                                     init_project, evaluation_config{...}
@@ -57,11 +57,15 @@ from pathlib import Path
 from typing import Any
 
 from scratch_gym.program.projects import project_json
+from scratch_gym.scratchworld.checkout import (
+    DRAG_TASKS_DIR,
+    ID_PREFIX,
+    NOT_A_CHECKOUT,
+    STATIC_DIR,
+    locate,
+)
 from scratch_gym.single_drag.tasks.task import DragTask, Relation, Source, View
-from scratch_gym.tasks.scratchworld import ID_PREFIX, STATIC_DIR
 
-BENCHMARK_DIR = Path("single_step_drag_benchmark")
-TASKS_DIR = BENCHMARK_DIR / "tasks"
 KIND_OF_CATEGORY = {"T1": "direct_connection", "T2": "slot_insertion"}
 CONNECTION_TYPES = ("next", "parent", "substack_1", "substack_2", "input")
 
@@ -72,20 +76,12 @@ class ScratchWorldDragError(ValueError):
 
 def tasks_folder(checkout: str | Path) -> Path:
     """The checkout's single-drag task folder (clear errors when it is not a checkout)."""
-    root = Path(checkout).expanduser().resolve()
-    if not root.is_dir():
-        raise ScratchWorldDragError(f"{root}: no such ScratchWorld checkout (not a folder)")
-    folder = root / TASKS_DIR
-    if not folder.is_dir():
-        raise ScratchWorldDragError(
-            f"{root} is not a ScratchWorld checkout with the Single-Step Drag benchmark: "
-            f"{TASKS_DIR}/ is missing"
-        )
-    if not (root / STATIC_DIR).is_dir():
-        raise ScratchWorldDragError(
-            f"{root} is not a ScratchWorld checkout: {STATIC_DIR}/ is missing"
-        )
-    return folder
+    folders = {
+        DRAG_TASKS_DIR: "{root} is not a ScratchWorld checkout with the Single-Step Drag "
+        "benchmark: {folder}/ is missing",
+        STATIC_DIR: NOT_A_CHECKOUT,
+    }
+    return locate(checkout, folders, ScratchWorldDragError) / DRAG_TASKS_DIR
 
 
 def task_files(checkout: str | Path) -> list[Path]:
