@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import statistics
 import time
+from pathlib import Path
 
 import pytest
 import requests
@@ -159,5 +160,40 @@ def test_composite_latency_over_http_and_in_process(served) -> None:
         http_ms, local_ms = statistics.median(http) * 1000, statistics.median(local) * 1000
         print(f"composite set_block_field median: HTTP {http_ms:.1f} ms, in process {local_ms:.1f} ms")  # fmt: skip
         assert http_ms - local_ms < 50
+    finally:
+        requests.delete(f"{served.url}/sessions/{sid}", timeout=20)
+
+
+def their_pseudocode_source() -> str:
+    """Their common.js and get_blocks_pseudocode.js, read from the checkout, in our wrapper."""
+    api = require_checkout() / "scratch-bench-api" / "api"
+    wrapper = (Path(__file__).parent / "js" / "their_pseudocode.js").read_text()
+    common = (api / "api_utils" / "common.js").read_text()
+    script = (api / "api_scripts" / "get_blocks_pseudocode.js").read_text().strip()
+    return wrapper.replace("/*COMMON*/", common).replace("/*SCRIPT*/", script)
+
+
+@pytest.mark.parametrize(
+    "project", ["calculate_gcd_golden.sb3", "ask_and_echo_golden.sb3", "bouncing_cat_golden.sb3"]
+)
+def test_the_pseudocode_equals_their_scripts(served, project) -> None:
+    """Their own generator, run in the same page, prints the same text, numbers and names."""
+    source = their_pseudocode_source()
+    sid = runner_setup(served.url, TASK, project)
+    try:
+        ours = post(f"{served.url}/sessions/{sid}", "get_blocks_pseudocode")["data"]
+        session = served.table.get(sid)
+        out = session.worker.submit(lambda: session.page.bridge.page_custom_js(source)).result()
+        assert out["ok"], out
+        theirs = out["value"]
+        assert theirs.get("success") is True, theirs
+        assert ours["pseudocode"] == theirs["pseudocode"]
+        assert ours["pseudocode"].count("#") >= 4
+        for key in ("targetName", "targetId", "availableTargets", "targetVariables",
+                    "targetLists", "availableChoices", "valueToIdMappings"):  # fmt: skip
+            assert ours[key] == theirs[key], key
+        assert {i: (b["id"], b["opcode"]) for i, b in ours["idxToBlock"].items()} == {
+            i: (b["id"], b["opcode"]) for i, b in theirs["idxToBlock"].items()
+        }
     finally:
         requests.delete(f"{served.url}/sessions/{sid}", timeout=20)
