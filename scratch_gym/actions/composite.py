@@ -106,6 +106,7 @@ class CompositeActionModel:
             "stop_project": self._stop,
         }
         self._api = ""
+        self.made_id: str | None = None  # the block the last add_block made
 
     # -- ActionModel protocol ------------------------------------------------------------------
     def parse(self, raw: Any) -> CompositeAction:
@@ -127,6 +128,7 @@ class CompositeActionModel:
 
     def execute(self, page: EditorPage, parsed: CompositeAction) -> dict[str, Any]:
         self._api = parsed.api
+        self.made_id = None
         args = dict(parsed.args)
         if parsed.api == "add_list":
             args["type"] = "list"
@@ -222,6 +224,7 @@ class CompositeActionModel:
                 raise ActionError(f"add_block: {spec.opcode} needs the `{option}` option")
         if takes:
             made = self._add_my_block(page, spec.opcode, args, state["blocks"])
+            self.made_id = made["id"]
             index, text = _new_index(made, made["id"])
             return f"added block {index}: {text} (a new script)"
         takes = name_options(spec)
@@ -238,6 +241,7 @@ class CompositeActionModel:
         }
         with self._refused():
             made = page.bridge.composite_add_block(_spec_json(spec), names)
+        self.made_id = made["id"]
         index, text = _new_index(made, made["id"])
         return f"added block {index}: {text} (a new script)"
 

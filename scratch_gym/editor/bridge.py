@@ -177,6 +177,11 @@ class ReadBridge:
         """The editing blocks, targets, variables in scope, block slots and running threads."""
         return self._caller.call("composite.observe")
 
+    def composite_scratchworld_view(self) -> dict[str, Any]:
+        """ScratchWorld's composite view of the editing target: VM blocks, the VM's script
+        order, dropdown labels and boxes per block, targets, variables, costumes and sounds."""
+        return self._caller.call("composite.scratchworldView")
+
     def vm_blocks(self, target: str | None = None) -> Blocks:
         """The VM's blocks of the sprite or stage ``target`` (default: the editing target)."""
         return self._caller.call("vm.blocks", {} if target is None else {"target": target})

@@ -194,11 +194,12 @@ def create_app(config: ServeConfig) -> Any:
 
     @app.post("/sessions/{session_id}/composite/execute")
     async def composite(session_id: str, req: CompositeRequest) -> Any:
-        _session(table, session_id)
+        state = _session(table, session_id).composite
         if req.api == "custom_js" and not config.allow_js:
             raise HTTPException(403, JS_REFUSED)
         return await on_page(
-            session_id, lambda page: composite_execute(page, session_id, req, config.allow_js)
+            session_id,
+            lambda page: composite_execute(page, session_id, req, config.allow_js, state),
         )
 
     # -- projects and evaluation ---------------------------------------------------------------

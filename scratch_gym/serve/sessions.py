@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scratch_gym.editor.page import EditorPage
+from scratch_gym.serve.composite import CompositeState
 from scratch_gym.serve.worker import Worker
 
 
@@ -38,6 +39,7 @@ class Session:
     last_used_at: float = field(default_factory=time.time)
     is_recording: bool = False
     closed: bool = False
+    composite: CompositeState = field(default_factory=CompositeState)  # used on the worker
 
     def info(self) -> dict[str, Any]:
         return {

@@ -154,6 +154,59 @@
     };
   });
 
+  // ScratchWorld's composite view (scratch_gym/observations/scratchworld_pseudocode.py formats
+  // it): the editing target's VM blocks in the VM's script order, each workspace block's dropdown
+  // labels (as `getOptions()` lists them) and box, and the names the target can choose from.
+  SG.register('composite.scratchworldView', () => {
+    const vm = SG.vm;
+    const t = vm.editingTarget;
+    if (!t) SG.fail('invalid_action', 'no editing target');
+    const stage = vm.runtime.getTargetForStage();
+    const options = {};
+    const boxes = {};
+    for (const b of ws().getAllBlocks(false)) {
+      if (b.isInsertionMarker && b.isInsertionMarker()) continue;
+      const fields = {};
+      for (const input of b.inputList) {
+        for (const f of input.fieldRow) {
+          if (!f.name || typeof f.getOptions !== 'function') continue;
+          try {
+            const opts = f.getOptions();
+            if (Array.isArray(opts)) fields[f.name] = opts.map(o => (Array.isArray(o) ? o[0] : o));
+          } catch (e) { /* no options: the formatter's fallback applies */ }
+        }
+      }
+      if (Object.keys(fields).length) options[b.id] = fields;
+      if (b.isShadow()) continue;
+      const xy = b.getRelativeToSurfaceXY();
+      const r = b.getBoundingRectangle();
+      const box = r && r.topLeft ? {left: r.topLeft.x, top: r.topLeft.y, right: r.bottomRight.x,
+        bottom: r.bottomRight.y} : null;
+      boxes[b.id] = {x: xy.x, y: xy.y, box};
+    }
+    const vars = owner => Object.entries(owner.variables).map(([id, v]) => ({id, name: v.name, type: v.type}));
+    const assets = list => list.map(a => ({name: a.name, id: a.assetId || a.md5ext || null}));
+    return {
+      target: {id: t.id, name: t.getName(), is_stage: t.isStage},
+      blocks: JSON.parse(JSON.stringify(t.blocks._blocks)),
+      scripts: t.blocks.getScripts().slice(),
+      options,
+      boxes,
+      targets: originalTargets().map(x => ({id: x.id, name: x.getName(), is_stage: !!x.isStage})),
+      variables: vars(t),
+      stage_variables: t.isStage ? [] : vars(stage),
+      names: {
+        variables: t.getAllVariableNamesInScopeByType('', true) || [],
+        lists: t.getAllVariableNamesInScopeByType('list', true) || [],
+        stage_variables: stage.getAllVariableNamesInScopeByType('') || [],
+        stage_lists: stage.getAllVariableNamesInScopeByType('list') || []
+      },
+      costumes: assets(t.getCostumes()),
+      sounds: assets(t.sprite.sounds),
+      backdrops: assets(stage.getCostumes())
+    };
+  });
+
   // -- targets and variables -------------------------------------------------------------------
 
   SG.register('composite.select', ({name, stage}) => {
