@@ -82,6 +82,7 @@ BAD_ARGUMENTS = [
     (["perception", "eval", "--dataset", "{tmp}", "--predictions", "{missing}"], "no such file"),
     (["perception", "export"], "needs --out DIR"),
     (["fuzz", "--n", "-1"], "argument --n: -1 is below 1"),
+    (["serve", "--scratchworld", "{missing}"], "no such ScratchWorld checkout"),
     (["blocks", "--bogus"], "scratch-gym blocks: unrecognized arguments: --bogus"),
     (["blocks", "--category", "moton"], "unknown category 'moton' (allowed: motion, looks"),
 ]
