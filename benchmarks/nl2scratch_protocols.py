@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from scratch_gym.nl2scratch.inputs import load_examples
 from scratch_gym.nl2scratch.protocols import get_protocol
-from scratch_gym.nl2scratch.scoring import LABELS, METRICS, evaluate
+from scratch_gym.nl2scratch.scoring import LABELS, METRICS, score_examples
 from scratch_gym.nl2scratch.slots import SLOT_ORDER
 
 REPO = Path(__file__).resolve().parents[1]
@@ -56,7 +56,7 @@ def _compare(examples: list, label: str, postprocess: bool | None) -> dict:
     for name in ("paper", "robust"):
         protocol = get_protocol(name, postprocess if name == "paper" else None)
         t0 = time.perf_counter()
-        runs[name] = evaluate(examples, protocol=protocol, bootstrap=0, progress=False,
+        runs[name] = score_examples(examples, protocol=protocol, bootstrap=0, progress=False,
                               compare_strategies=False)  # fmt: skip
         seconds[name] = time.perf_counter() - t0
     paper, robust = runs["paper"].examples, runs["robust"].examples

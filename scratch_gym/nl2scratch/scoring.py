@@ -44,7 +44,7 @@ __all__ = [
     "Example",
     "ExampleScores",
     "ReferenceFileError",
-    "evaluate",
+    "score_examples",
     "format_table",
     "load_examples",
     "read_references",
@@ -268,7 +268,7 @@ def _strategy_table(
     return table
 
 
-def evaluate(
+def score_examples(
     examples: list[Example],
     *,
     protocol: ScoringProtocol | str = "paper",
@@ -309,9 +309,9 @@ def run_benchmark(
     prediction_field: str | None = None,
     **kwargs: Any,
 ) -> BenchmarkResult:
-    """Loads the two files and evaluates them (see :func:`evaluate` for options)."""
+    """Loads the two files and evaluates them (see :func:`score_examples` for options)."""
     examples, report = _load_examples(references, predictions, prediction_field)
-    return evaluate(examples, report=report, **kwargs)
+    return score_examples(examples, report=report, **kwargs)
 
 
 def _percent(value: float | None) -> str:

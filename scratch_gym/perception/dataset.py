@@ -19,7 +19,7 @@ import numpy as np
 from PIL import Image
 
 from scratch_gym.editor.page import NEUTRAL_POINT, EditorPage
-from scratch_gym.perception.questions import KINDS, Question, SceneState, make_questions
+from scratch_gym.perception.questions import KINDS, PerceptionQuestion, SceneState, make_questions
 from scratch_gym.perception.scenes import Scene, make_scene
 
 DEFAULT_SEED = 0
@@ -33,7 +33,7 @@ class RenderedScene:
     scene: Scene
     png: bytes
     state: SceneState
-    questions: list[Question]
+    questions: list[PerceptionQuestion]
 
     def image(self) -> np.ndarray:
         with Image.open(io.BytesIO(self.png)) as img:
@@ -63,7 +63,9 @@ SUBTYPE_WEIGHTS = {
 }
 
 
-def choose(candidates: list[Question], rng: random.Random, per_scene: int) -> list[Question]:
+def choose(
+    candidates: list[PerceptionQuestion], rng: random.Random, per_scene: int
+) -> list[PerceptionQuestion]:
     """Up to ``per_scene`` questions, one per kind in a random kind order; within a kind a subtype
     is drawn by ``SUBTYPE_WEIGHTS`` among those the scene offers (near misses before mere
     separate scripts)."""

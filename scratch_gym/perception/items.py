@@ -14,7 +14,7 @@ from scratch_gym.perception.dataset import PER_SCENE
 
 @dataclass(frozen=True)
 class QuestionSlot:
-    """Question ``slot`` (0 to ``PER_SCENE - 1``) of scene ``scene`` of the benchmark ``seed``."""
+    """PerceptionQuestion ``slot`` (0 to ``PER_SCENE - 1``) of scene ``scene`` of the benchmark ``seed``."""
 
     seed: int
     scene: int

@@ -43,7 +43,7 @@ MIRRORS.update({v: k for k, v in list(MIRRORS.items())})
 
 
 @dataclass
-class Question:
+class PerceptionQuestion:
     """One question; ``answer`` is the ground truth, ``evidence`` what it was read from."""
 
     id: str
@@ -113,7 +113,7 @@ def field_equivalent(answer: str, truth: str, subtype: str = "") -> bool:
     return a == t
 
 
-def is_correct(question: Question | dict[str, Any], answer: str) -> bool:
+def is_correct(question: PerceptionQuestion | dict[str, Any], answer: str) -> bool:
     """Case-insensitive yes/no (a final full stop or ``!`` aside); field answers by equivalence
     (:func:`field_equivalent`), not exact text."""
     q = question if isinstance(question, dict) else question.to_dict()
@@ -214,7 +214,7 @@ class SceneState:
 
 def make_questions(
     state: SceneState, scene: int, rng: random.Random, per_kind: int = 1
-) -> list[Question]:
+) -> list[PerceptionQuestion]:
     """Candidate questions of every kind for one scene, ``per_kind`` of each subtype at most."""
     ids = state.stack_ids()
     text = {i: describe(state.vm, i) for i in ids}
@@ -223,10 +223,10 @@ def make_questions(
         counts[t] = counts.get(t, 0) + 1
     unique = [i for i in ids if counts[text[i]] == 1]
     visible = [i for i in unique if state.fully_visible(i)]
-    out: list[Question] = []
+    out: list[PerceptionQuestion] = []
 
     def add(kind: str, subtype: str, question: str, answer: str, **evidence: Any) -> None:
-        out.append(Question(f"{scene}-{kind}-{subtype}-{len(out)}", scene, kind, question, answer,
+        out.append(PerceptionQuestion(f"{scene}-{kind}-{subtype}-{len(out)}", scene, kind, question, answer,
                             subtype, evidence))  # fmt: skip
 
     # connection: attached pairs, and near misses (a script's top just below another's end)

@@ -25,7 +25,7 @@ from scratch_gym.serve.composite import JS_REFUSED
 from scratch_gym.serve.composite import execute as composite_execute
 from scratch_gym.serve.config import ServeConfig
 from scratch_gym.serve.elements import SelectorError
-from scratch_gym.serve.evaluation import evaluate, suite_for
+from scratch_gym.serve.evaluation import evaluate_session, suite_for
 from scratch_gym.serve.models import (
     ClickAction,
     CompositeRequest,
@@ -225,7 +225,7 @@ def create_app(config: ServeConfig) -> Any:
                 f"Unsupported evaluation method: {request.evaluation_method} (allowed: browser)",
             )
         suite = _checked(lambda: suite_for(root, request.task_name, config.time))
-        return await on_page(session_id, lambda page: evaluate(page, suite))
+        return await on_page(session_id, lambda page: evaluate_session(page, suite))
 
     return Guard(app, config.token, config.max_body_bytes)
 

@@ -25,7 +25,7 @@ def suite_for(root: Path, task_name: str, time: str) -> ScratchWorldSuite:
     )
 
 
-def evaluate(page: EditorPage, suite: ScratchWorldSuite) -> dict[str, Any]:
+def evaluate_session(page: EditorPage, suite: ScratchWorldSuite) -> dict[str, Any]:
     """On the worker: their answer, ``{"status": "success", "result": <the script's result>,
     ...}`` or ``{"status": "failed", "error": ...}``."""
     page.bridge.eval_prepare(None)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from scratch_gym.cli import nl2scratch as cli
-from scratch_gym.nl2scratch.scoring import evaluate, load_examples, rerank
+from scratch_gym.nl2scratch.scoring import load_examples, rerank, score_examples
 
 from .cases import DIAG_800, WORKED_DESCRIPTION, WORKED_PROGRAM
 
@@ -77,7 +77,7 @@ def test_reranking_picks_highest_sac(references: Path, tmp_path: Path) -> None:
              {"key": "k2", "candidates": [OTHER]}]  # fmt: skip
     examples, missing, _ = load_examples(references, preds)
     assert missing == 0 and len(examples[0].candidates) == 2
-    result = evaluate(examples, check_parse=False, bootstrap=20, progress=False)
+    result = score_examples(examples, check_parse=False, bootstrap=20, progress=False)
     assert result.examples[0].chosen == 1
     assert result.metrics["em"] == 1.0
     assert rerank([OTHER, WORKED_PROGRAM, WORKED_PROGRAM], WORKED_DESCRIPTION) == 1
@@ -86,8 +86,8 @@ def test_reranking_picks_highest_sac(references: Path, tmp_path: Path) -> None:
 def test_bootstrap_is_seeded(references: Path) -> None:
     preds = [{"key": "k1", "prediction": OTHER}, {"key": "k2", "prediction": OTHER}]
     examples, _, _ = load_examples(references, preds)
-    first = evaluate(examples, check_parse=False, bootstrap=200, seed=3, progress=False)
-    second = evaluate(examples, check_parse=False, bootstrap=200, seed=3, progress=False)
+    first = score_examples(examples, check_parse=False, bootstrap=200, seed=3, progress=False)
+    second = score_examples(examples, check_parse=False, bootstrap=200, seed=3, progress=False)
     assert first.intervals == second.intervals
     low, high = first.intervals["em"]
     assert low <= first.metrics["em"] <= high
