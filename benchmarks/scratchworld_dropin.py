@@ -1,0 +1,131 @@
+"""ScratchWorld's own, unmodified ``task_runner.py`` against ``scratch-gym serve`` and the scripted
+OpenAI-compatible endpoint: a few tasks, their result folders, a table, and a last-line JSON.
+
+    PYTHONPATH=. python benchmarks/scratchworld_dropin.py --scratchworld ../shared/data/scratchworld \\
+        --client-venv .scratchworld-client-venv [--tasks say_hello,...] [--parallel 2]
+
+Measured: ``runs``, ``agents``, ``modes``, ``scripted_success_composite`` (their result.json's
+``success``), ``session_open_s_p50`` (``POST /sessions`` answered, timed here on the same
+service), ``action_ms_p50`` (the ``meta.duration_ms`` of every action the runner executed, from
+their interaction logs), ``mismatches`` (turns whose pseudocode was not the plan's). Not measured
+yet (``null``): primitive mode, Agent-S2 and AWM, ``verdict_agreement``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scratch_gym.serve.dropin import (  # noqa: E402
+    client_python,
+    run_results,
+    run_task_runner,
+    task_category,
+)
+from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint  # noqa: E402
+
+TASKS = "say_hello,hide_show_sprite,ask_and_echo,celsius_to_fahrenheit"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_serve(checkout: Path, parallel: int):
+    import uvicorn
+
+    from scratch_gym.serve.app import create_app
+    from scratch_gym.serve.config import ServeConfig
+
+    config = ServeConfig(scratchworld=checkout, port=free_port(), parallel=parallel, max_sessions=parallel + 1)  # fmt: skip
+    server = uvicorn.Server(uvicorn.Config(create_app(config), host=config.host, port=config.port, log_level="warning"))  # fmt: skip
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        if not thread.is_alive():
+            raise RuntimeError("scratch-gym serve did not start")
+        time.sleep(0.05)
+    return server, thread, f"http://127.0.0.1:{config.port}"
+
+
+def session_open_times(url: str, n: int = 5) -> list[float]:
+    out = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        sid = requests.post(f"{url}/sessions", timeout=20).json()["session_id"]
+        out.append(time.perf_counter() - t0)
+        requests.delete(f"{url}/sessions/{sid}", timeout=20)
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scratchworld", required=True, type=Path)
+    parser.add_argument("--client-venv", required=True, type=Path)
+    parser.add_argument("--tasks", default=TASKS)
+    parser.add_argument("--parallel", type=int, default=2)
+    args = parser.parse_args()
+    checkout = args.scratchworld.resolve()
+    python = client_python(args.client_venv)
+    if python is None:
+        sys.exit(f"no client venv at {args.client_venv}: run scripts/scratchworld_client_venv.sh {args.client_venv}")  # fmt: skip
+    tasks = [t for t in args.tasks.split(",") if t]
+    server, thread, url = start_serve(checkout, args.parallel)
+    rows, actions_ms = [], []
+    try:
+        opens = session_open_times(url)
+        with ScriptedEndpoint(checkout) as endpoint, tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            run = run_task_runner(python, checkout, Path(tmp), url, endpoint.base_url, tasks, parallel=args.parallel)  # fmt: skip
+            wall = time.perf_counter() - t0
+            for task in tasks:
+                result = run.result(task, task_category(checkout, task)) or {}
+                log = (result.get("agent_interaction") or {}).get("interaction_log") or {}
+                for turn in log.get("interactions", []):
+                    meta = ((turn.get("result") or {}).get("meta")) or {}
+                    api = (turn.get("action") or {}).get("api")
+                    if api not in ("done", "failed") and meta.get("duration_ms"):
+                        actions_ms.append(float(meta["duration_ms"]))
+                rows.append((task, "composite", "scratch-agent", result.get("success") is True, (result.get("agent_interaction") or {}).get("steps_used")))  # fmt: skip
+            summary = run_results(python, checkout, run.result_dir)
+            mismatches = endpoint.mismatches
+    finally:
+        server.should_exit = True
+        thread.join(60)
+    print(f"{'task':28} {'mode':10} {'agent':14} {'success':8} steps")
+    for task, mode, agent, ok, steps in rows:
+        print(f"{task:28} {mode:10} {agent:14} {str(ok):8} {steps}")
+    print(f"their results.py: {'reads the folder' if summary.returncode == 0 else 'failed'}; runner wall {wall:.1f} s")  # fmt: skip
+    out = {
+        "runs": len(rows),
+        "agents": ["scratch-agent"],
+        "modes": ["composite"],
+        "parallel": args.parallel,
+        "scripted_success_composite": sum(r[3] for r in rows) / len(rows) if rows else None,
+        "scripted_success_primitive": None,
+        "verdict_agreement": None,
+        "mismatches": mismatches,
+        "session_open_s_p50": round(statistics.median(opens), 3),
+        "action_ms_p50": round(statistics.median(actions_ms), 1) if actions_ms else None,
+        "runner_wall_s": round(wall, 1),
+    }
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

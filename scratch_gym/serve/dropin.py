@@ -1,0 +1,160 @@
+"""Runs ScratchWorld's own, unmodified ``task_runner.py`` and ``results.py`` (from their checkout,
+with their client's virtualenv, see ``scripts/scratchworld_client_venv.sh``) against a
+``scratch-gym serve`` URL and an OpenAI-compatible endpoint, in a working folder of its own.
+
+Their runner reads ``agent-config.json`` and ``.env`` from its working folder and writes
+``result_<model>_<mode>_<agent>/<type>/<task>/result.json`` there; it reads the task list from
+``--tasks_dir``. :func:`run_task_runner` lays out that folder (a task list, links to the
+checkout's task folders, their agent-config.json format pointing at the endpoint) and runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+CATEGORIES = ("create", "debug", "extend", "compute")
+VENV_SCRIPT = "scripts/scratchworld_client_venv.sh"
+DOCUMENTS = {
+    "composite_api_catalog": "composite_api_catalog.txt",
+    "blocks_catalog": "blocks_catalog.txt",
+    "primitive_actions_catalog": "primitive_actions_catalog.txt",
+}
+
+
+def client_python(venv: str | Path) -> Path | None:
+    """The client venv's python, when the venv holds their runner's imports' packages."""
+    python = Path(venv).absolute() / "bin" / "python"
+    return python if python.is_file() else None
+
+
+def task_category(checkout: Path, task: str) -> str:
+    for category in CATEGORIES:
+        if (checkout / "tasks" / category / f"{task}.json").is_file():
+            return category
+    raise FileNotFoundError(f"no task {task!r} under {checkout / 'tasks'}")
+
+
+def agent_config(llm_base_url: str) -> dict[str, Any]:
+    """Their agent-config.json format (agent-config.json.example), pointed at ``llm_base_url``."""
+    return {
+        "scratch-agent": {"documents": dict(DOCUMENTS)},
+        "awm": {
+            "awm_config": {
+                "use_workflow_memory": True,
+                "use_thinking": True,
+                "use_memory": True,
+                "use_history": True,
+            },
+            "documents": dict(DOCUMENTS),
+        },
+        "agent-s2": {
+            "grounding_engine": {
+                "engine_type": "openai",
+                "model": "scripted-oracle",
+                "base_url": llm_base_url,
+                "api_key": "scripted",
+                "grounding_width": 1280,
+                "grounding_height": 720,
+            },
+            "documents": {
+                **DOCUMENTS,
+                "primitive_actions_catalog": "primitive_actions_catalog_agents.txt",
+            },
+        },
+    }
+
+
+@dataclass
+class RunnerResult:
+    returncode: int
+    output: str
+    result_dir: Path  # result_<model>_<mode>_<agent>
+
+    def result(self, task: str, category: str) -> dict[str, Any] | None:
+        path = self.result_dir / category / task / "result.json"
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def run_task_runner(
+    python: Path,
+    checkout: Path,
+    workdir: Path,
+    api_url: str,
+    llm_base_url: str,
+    tasks: list[str],
+    mode: str = "composite",
+    agent: str = "scratch-agent",
+    model: str = "scripted-oracle",
+    max_steps: int = 60,
+    parallel: int = 1,
+    timeout: float = 900,
+) -> RunnerResult:
+    """Their ``task_runner.py --api_url api_url`` on ``tasks`` in ``workdir``."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    tasks_dir = workdir / "tasks"
+    tasks_dir.mkdir(exist_ok=True)
+    listing: dict[str, list[str]] = {}
+    for task in tasks:
+        listing.setdefault(task_category(checkout, task), []).append(f"{task}.json")
+    (tasks_dir / "dropin.json").write_text(json.dumps(listing, indent=2), encoding="utf-8")
+    for category in CATEGORIES:
+        link = tasks_dir / category
+        if not link.exists():
+            link.symlink_to(checkout / "tasks" / category)
+    (workdir / "agent-config.json").write_text(json.dumps(agent_config(llm_base_url), indent=2))
+    env = {
+        **os.environ,
+        "OPENAI_API_KEY": "scripted",
+        "LLM_BASE_URL": llm_base_url,
+        "MAX_SESSIONS": str(parallel),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    env.pop("PYTHONPATH", None)
+    cmd = [
+        str(python),
+        str(checkout / "task_runner.py"),
+        "--task_list",
+        "dropin.json",
+        "--tasks_dir",
+        str(tasks_dir),
+        "--mode",
+        mode,
+        "--model",
+        model,
+        "--agent",
+        agent,
+        "--no_recording",
+        "--max_steps",
+        str(max_steps),
+        "--parallel",
+        str(parallel),
+        "--env-file",
+        str(workdir / ".env"),
+        "--api_url",
+        api_url,
+    ]
+    proc = subprocess.run(
+        cmd, cwd=workdir, env=env, capture_output=True, text=True, timeout=timeout
+    )
+    safe = model.replace("/", "_").replace("\\", "_").replace("-", "_").replace(" ", "_")
+    return RunnerResult(
+        proc.returncode, proc.stdout + proc.stderr, workdir / f"result_{safe}_{mode}_{agent}"
+    )
+
+
+def run_results(python: Path, checkout: Path, result_dir: Path) -> subprocess.CompletedProcess:
+    """Their ``results.py RESULT_DIR``."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run(
+        [str(python), str(checkout / "results.py"), str(result_dir)],
+        cwd=result_dir.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
