@@ -44,3 +44,10 @@ echo "== OCR models (PP-OCRv4 from the rapidocr-onnxruntime wheel, prepared offl
 
 echo "== the pinned Scratch editor"
 .venv/bin/scratch-gym install
+
+# ScratchWorld's own client (task_runner.py) runs in a separate venv: tests/serve drives it
+# unmodified against `scratch-gym serve` (docs/serve.md).
+if [ ! -x .scratchworld-client-venv/bin/python ]; then
+  echo "== ScratchWorld's client venv (.scratchworld-client-venv)"
+  bash scripts/scratchworld_client_venv.sh .scratchworld-client-venv "$PY"
+fi
