@@ -42,6 +42,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="serve composite custom_js (a client's own page JavaScript); off by default",
     )
     p.add_argument(
+        "--oracle-channel",
+        action="store_true",
+        help="serve the oracle's read-only privileged view of sessions (/oracle/...), for the "
+        "scripted endpoint's primitive mode; off by default",
+    )
+    p.add_argument(
         "--time",
         choices=("virtual", "real"),
         default="virtual",
@@ -75,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             token=args.token,
             allow_js=args.allow_js,
+            oracle_channel=args.oracle_channel,
             time=args.time,
             parallel=args.parallel,
             max_sessions=args.max_sessions,

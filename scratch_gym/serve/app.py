@@ -5,7 +5,8 @@ the worker thread that owns the session's page (:mod:`.worker`). Status codes ar
 unknown session, 422 a malformed body, 429 the session cap, 500 a failure of the page; action
 failures are 200 answers whose envelope says ``success: false``. Added guards: the bearer token
 and body cap (:mod:`.security`), 400 for a project or task name outside the checkout, 403 for
-``custom_js`` without ``--allow-js``.
+``custom_js`` without ``--allow-js``, 403 for the oracle channel without ``--oracle-channel``
+(:mod:`.oracle_channel`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from fastapi import FastAPI, HTTPException, Query
 from fastapi.responses import JSONResponse
 
 from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
-from scratch_gym.serve import handlers
+from scratch_gym.serve import handlers, oracle_channel
 from scratch_gym.serve.composite import JS_REFUSED
 from scratch_gym.serve.composite import execute as composite_execute
 from scratch_gym.serve.config import ServeConfig
@@ -208,9 +209,11 @@ def create_app(config: ServeConfig) -> Any:
         _session(table, session_id)
         path = _checked(lambda: project_path(root, project_name))
         data = path.read_bytes()
-        return await on_page(
+        answer = await on_page(
             session_id, lambda page: handlers.load_project(page, data, project_name)
         )
+        _session(table, session_id).project = project_name
+        return answer
 
     @app.post("/sessions/{session_id}/export_project")
     async def export_project(session_id: str, output_name: str = Query(max_length=300)) -> Any:
@@ -226,6 +229,24 @@ def create_app(config: ServeConfig) -> Any:
             )
         suite = _checked(lambda: suite_for(root, request.task_name, config.time))
         return await on_page(session_id, lambda page: evaluate_session(page, suite))
+
+    # -- the oracle channel (--oracle-channel only) ---------------------------------------------
+    def oracle_allowed() -> None:
+        if not config.oracle_channel:
+            raise HTTPException(403, oracle_channel.ORACLE_REFUSED)
+
+    @app.get("/oracle/sessions")
+    async def oracle_sessions() -> dict[str, Any]:
+        oracle_allowed()
+        return table.list(with_project=True)
+
+    @app.post("/sessions/{session_id}/oracle/call")
+    async def oracle_call(session_id: str, req: oracle_channel.OracleCall) -> Any:
+        oracle_allowed()
+        try:
+            return await on_page(session_id, lambda page: oracle_channel.call(page, req))
+        except oracle_channel.NotARead as exc:
+            raise HTTPException(400, str(exc)) from None
 
     return Guard(app, config.token, config.max_body_bytes)
 

@@ -21,13 +21,15 @@ class ConfigError(ValueError):
 class ServeConfig:
     """What ``serve`` runs with. ``parallel``: worker threads, each owning one browser;
     ``max_sessions``: open sessions at most (429 beyond); ``session_ttl_s``: an idle session is
-    closed after this long; ``max_body_bytes``: the request body cap."""
+    closed after this long; ``max_body_bytes``: the request body cap; ``oracle_channel``: serve
+    the oracle's read-only privileged view of sessions (:mod:`.oracle_channel`, test tools only)."""
 
     scratchworld: Path
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     token: str | None = None
     allow_js: bool = False
+    oracle_channel: bool = False
     time: str = "virtual"
     parallel: int = 1
     max_sessions: int = 8

@@ -39,6 +39,7 @@ class Session:
     last_used_at: float = field(default_factory=time.time)
     is_recording: bool = False
     closed: bool = False
+    project: str | None = None  # the name of the project it last loaded
     composite: CompositeState = field(default_factory=CompositeState)  # used on the worker
 
     def info(self) -> dict[str, Any]:
@@ -94,10 +95,13 @@ class SessionTable:
         session.last_used_at = time.time()
         return session
 
-    def list(self) -> dict[str, dict[str, Any]]:
+    def list(self, with_project: bool = False) -> dict[str, dict[str, Any]]:
+        """The open sessions' info (and the project each last loaded, ``with_project``)."""
         now = time.time()
         return {
-            s.session_id: s.info() for s in self._sessions.values() if not self._expired(s, now)
+            s.session_id: {**s.info(), **({"project": s.project} if with_project else {})}
+            for s in self._sessions.values()
+            if not self._expired(s, now)
         }
 
     async def delete(self, session_id: str) -> dict[str, Any]:

@@ -68,11 +68,14 @@ def start(config) -> tuple[object, threading.Thread, object]:
 
 @pytest.fixture(scope="session")
 def served() -> Iterator[Served]:
-    """One service for the folder: two workers (--parallel 2), at most three sessions."""
+    """One service for the folder: two workers (--parallel 2), at most three sessions, with the
+    oracle channel (the scripted endpoint's primitive mode reads sessions through it)."""
     from scratch_gym.serve.config import ServeConfig
 
     root = CHECKOUT if (CHECKOUT / "task_runner.py").is_file() else FIXTURE
-    config = ServeConfig(scratchworld=root, port=free_port(), parallel=2, max_sessions=3)
+    config = ServeConfig(
+        scratchworld=root, port=free_port(), parallel=2, max_sessions=3, oracle_channel=True
+    )
     app, thread, server = start(config)
     yield Served(f"http://127.0.0.1:{config.port}", root, app)
     server.should_exit = True

@@ -231,3 +231,30 @@ def test_two_workers_serve_two_sessions_at_once(client, served) -> None:
     finally:
         for sid in sids:
             client.delete(f"/sessions/{sid}")
+
+
+def test_the_oracle_channel_reads_a_session_and_nothing_else(client, served, session) -> None:
+    sid = session.rsplit("/", 1)[1]
+    assert client.get("/oracle/sessions").json()[sid]["project"] is None
+    assert client.post(f"{session}/load_project", params={"project_name": project(served)}).status_code == 200  # fmt: skip
+    assert client.get("/oracle/sessions").json()[sid]["project"] == project(served)
+    r = client.post(f"{session}/oracle/call", json={"name": "composite.blocks"})
+    assert r.status_code == 200 and "blocks" in r.json()["value"], r.text
+    targets = client.post(f"{session}/oracle/call", json={"name": "project.json"}).json()
+    assert targets["value"]["targets"][0]["isStage"] is True
+    for name in ("page.customJs", "project.load", "editor.settle"):  # not reads: refused
+        assert client.post(f"{session}/oracle/call", json={"name": name}).status_code == 400
+
+
+def test_the_oracle_channel_is_refused_without_its_flag() -> None:
+    from fastapi.testclient import TestClient
+
+    from scratch_gym.serve.app import create_app
+    from scratch_gym.serve.config import ServeConfig
+    from tests.serve.conftest import FIXTURE
+
+    app = create_app(ServeConfig(scratchworld=FIXTURE)).app  # no lifespan: no browser starts
+    c = TestClient(app)
+    assert c.get("/oracle/sessions").status_code == 403
+    r = c.post("/sessions/x/oracle/call", json={"name": "composite.blocks"})
+    assert r.status_code == 403 and "--oracle-channel" in r.text
