@@ -32,13 +32,21 @@ plan's (``mismatches`` counts the turns where it is not). Plans are kept per tas
 
 **The step.** Each reply names its step (``step K/N``); a turn's step is one past the one named
 in the conversation's latest assistant message, so the endpoint keeps no per-conversation state
-and survives the agent's history truncation. Composite mode only; a primitive-mode prompt gets
-``{"api": "failed"}`` with a reason.
+and survives the agent's history truncation.
+
+**Primitive mode** (a system prompt of scratch-agent's primitive mode, ``using primitive UI
+actions``): with ``--serve URL`` of a ``scratch-gym serve --oracle-channel``, each turn is the next
+gesture of scratch-gym's primitive oracle, read off the live session the agent controls, in their
+primitive API (``click``/``drag_and_drop``/``scroll``/``type``/``key``/``hotkey`` with 1280x720
+pixels); see :mod:`scratch_gym.serve.scripted_primitive`. Without ``--serve`` such a turn gets
+``{"api": "failed"}`` with the reason. A request repeated verbatim (a client's retry) gets the
+same answer again: no oracle moves twice for one turn.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import queue
 import re
@@ -50,7 +58,8 @@ from pathlib import Path
 from typing import Any
 
 Action = dict[str, Any]
-STEP = re.compile(r"scripted oracle step (\d+)/(\d+)")
+STEP = re.compile(r"scripted oracle step (\d+)(?:/(\d+))?")
+CACHED = 512  # answers kept for repeated requests
 TASK_IS = "Your task is:"
 COMPOSITE_MARK = "using high-level APIs"
 
@@ -89,8 +98,11 @@ def next_step(messages: list[dict[str, Any]]) -> int:
     return 0
 
 
-def reply(step: int, total: int, task: str, action: Action, note: str = "") -> str:
-    head = f"Analysis: scripted oracle step {step}/{total} for task {task}."
+def reply(step: int, total: int | None, task: str, action: Action, note: str = "") -> str:
+    """The reply text: ``Analysis: scripted oracle step K/N for task T.`` (``step K`` when the
+    number of steps is not known ahead), ``note``, and the action as one ```json block."""
+    of = f"/{total}" if total is not None else ""
+    head = f"Analysis: scripted oracle step {step}{of} for task {task}."
     body = json.dumps(action, ensure_ascii=False)
     return f"{head}{' ' + note if note else ''}\n```json\n{body}\n```"
 
@@ -222,17 +234,30 @@ class Planner:
 class ScriptedEndpoint:
     """``POST /v1/chat/completions`` on 127.0.0.1 answering with the oracle's next action."""
 
-    def __init__(self, scratchworld: str | Path, port: int = 0, task: str | None = None) -> None:
+    def __init__(
+        self,
+        scratchworld: str | Path,
+        port: int = 0,
+        task: str | None = None,
+        serve_url: str | None = None,
+        token: str | None = None,
+    ) -> None:
         from scratch_gym.scratchworld.tasks import ScratchWorldCheckout
+        from scratch_gym.serve.scripted_primitive import PrimitivePlayer
 
         self.scratchworld = Path(scratchworld)
         self.task = task
         checkout = ScratchWorldCheckout(self.scratchworld)
         self.instructions: dict[str, str] = {}
+        self.projects: dict[str, str] = {}  # task -> its initial_project
         for path in checkout.task_files():
             data = json.loads(path.read_text(encoding="utf-8"))
             self.instructions[str(data["name"])] = str(data.get("instruction", "")).strip()
+            self.projects[str(data["name"])] = str(data.get("initial_project", ""))
         self.planner = Planner(self.scratchworld)
+        self.primitive = PrimitivePlayer(serve_url, token) if serve_url else None
+        self._tasks: dict[str, Any] = {}  # scratch-gym's task objects (with goldens), by name
+        self._answers: dict[str, str] = {}  # request digest -> answer (repeats get the same)
         self.requests = 0
         self.mismatches = 0
         self.lock = threading.Lock()
@@ -308,15 +333,34 @@ class ScriptedEndpoint:
         with self.lock:
             self.requests += 1
         messages = _messages(body)
+        digest = hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()
+        with self.lock:
+            if digest in self._answers:
+                return self._answers[digest]
+        text = self._answer(messages)
+        with self.lock:
+            while len(self._answers) >= CACHED:
+                self._answers.pop(next(iter(self._answers)))
+            self._answers[digest] = text
+        return text
+
+    def _answer(self, messages: list[dict[str, Any]]) -> str:
+        from scratch_gym.serve.scripted_primitive import PRIMITIVE_MARK
+
         system = system_text(messages)
         task = self.task_of(system)
         step = next_step(messages)
+        if PRIMITIVE_MARK in system:
+            return self._primitive(messages, task, step)
         if COMPOSITE_MARK not in system:
             return reply(
                 step + 1,
                 step + 1,
                 task,
-                {"api": "failed", "reason": "the scripted endpoint plays composite mode only"},
+                {
+                    "api": "failed",
+                    "reason": "not a prompt of scratch-agent's composite or primitive mode",
+                },  # fmt: skip
             )
         plan = self.planner.plan(task)
         if step >= len(plan):
@@ -329,6 +373,32 @@ class ScriptedEndpoint:
                 self.mismatches += 1
             note = "(the pseudocode shown differs from the plan's)"
         return reply(step + 1, len(plan), task, action, note)
+
+    def _primitive(self, messages: list[dict[str, Any]], task: str, step: int) -> str:
+        from scratch_gym.serve.scripted_primitive import SESSION, SessionUnknown
+
+        if self.primitive is None:
+            reason = "primitive mode needs the endpoint's --serve URL (serve --oracle-channel)"
+            return reply(step + 1, None, task, {"api": "failed", "reason": reason})
+        latest = next((m for m in reversed(messages) if m.get("role") == "assistant"), {})
+        named = SESSION.search(_text(latest.get("content")))
+        try:
+            session, oracle = self.primitive.oracle(
+                named.group(1) if named else None, self._task(task), self.projects[task]
+            )
+        except SessionUnknown as exc:
+            raise EndpointError(str(exc)) from None
+        action = oracle.next()
+        return reply(step + 1, None, task, action, f"Playing on session {session}.")
+
+    def _task(self, name: str) -> Any:
+        """scratch-gym's task for their task ``name`` (its golden solution included)."""
+        from scratch_gym.scratchworld.tasks import scratchworld_tasks
+
+        with self.lock:
+            if name not in self._tasks:
+                (self._tasks[name],) = scratchworld_tasks(self.scratchworld, names=[name])
+            return self._tasks[name]
 
     def __enter__(self) -> ScriptedEndpoint:
         self.thread.start()
@@ -363,8 +433,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scratchworld", required=True, help="ScratchWorld checkout (its tasks/)")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--task", default=None, help="play this task in every conversation")
+    parser.add_argument(
+        "--serve",
+        default=None,
+        metavar="URL",
+        help="a scratch-gym serve --oracle-channel whose sessions primitive-mode agents control",
+    )
+    parser.add_argument("--token", default=None, help="that service's bearer token, if any")
     args = parser.parse_args(argv)
-    endpoint = ScriptedEndpoint(args.scratchworld, args.port, args.task)
+    endpoint = ScriptedEndpoint(args.scratchworld, args.port, args.task, args.serve, args.token)
     print(f"scripted endpoint on {endpoint.base_url}", file=sys.stderr, flush=True)
     with endpoint:
         try:

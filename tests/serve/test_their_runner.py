@@ -1,6 +1,6 @@
-"""ScratchWorld's own, unmodified ``task_runner.py`` (scratch-agent, composite mode) end to end
-against ``scratch-gym serve`` and the scripted OpenAI-compatible endpoint, in their client's own
-virtualenv; their ``results.py`` reads the result folder it writes."""
+"""ScratchWorld's own, unmodified ``task_runner.py`` (scratch-agent, composite and primitive mode)
+end to end against ``scratch-gym serve`` and the scripted OpenAI-compatible endpoint, in their
+client's own virtualenv; their ``results.py`` reads the result folder it writes."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 
 from scratch_gym.serve.dropin import VENV_SCRIPT, client_python, run_results, run_task_runner
 from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint, next_step, reply, theirs
+from scratch_gym.serve.scripted_primitive import their_action
 from tests.serve.conftest import require_checkout
 from tests.shared_data import REPO_ROOT, REQUIRE_SHARED
 
@@ -100,3 +101,64 @@ def test_their_task_runner_solves_a_composite_task(served, tmp_path):
     assert summary.returncode == 0, summary.stderr
     assert "Success: 1 (100.00%)" in summary.stdout, summary.stdout
     assert "Success rate:    1.0000" in summary.stdout and f"- {TASK}" in summary.stdout
+
+
+def test_our_gestures_become_their_primitive_calls():
+    assert their_action({"action_type": "click", "start": [10.4, 20.6]}) == [
+        {"api": "click", "args": {"x": 10, "y": 21}}
+    ]
+    drag = {"action_type": "drag", "start": [1, 2], "end": [300.2, 400.7]}
+    assert their_action(drag) == [
+        {"api": "drag_and_drop", "args": {"start_x": 1, "start_y": 2, "end_x": 300, "end_y": 401}}
+    ]
+    scroll = {"action_type": "scroll", "start": [180, 400], "scroll": [-30.0, 250.0]}
+    assert their_action(scroll) == [
+        {"api": "scroll", "args": {"direction": "down", "amount": 250, "x": 180, "y": 400}},
+        {"api": "scroll", "args": {"direction": "left", "amount": 30, "x": 180, "y": 400}},
+    ]
+    assert their_action({"action_type": "hotkey", "keys": "Control+z"}) == [
+        {"api": "hotkey", "args": {"keys": ["Control", "z"]}}
+    ]
+    assert their_action({"action_type": "key", "keys": "Escape"}) == [
+        {"api": "key", "args": {"key": "Escape"}}
+    ]
+    assert their_action({"action_type": "type", "text": "hello"})[0]["args"] == {"text": "hello"}
+    assert their_action({"action_type": "done"}) == [{"api": "done"}]
+
+
+def test_a_primitive_prompt_without_serve_is_answered_failed():
+    checkout = require_checkout()
+    endpoint = ScriptedEndpoint(checkout, task=TASK)
+    try:
+        text = endpoint.answer(
+            {"messages": [{"role": "system", "content": "... using primitive UI actions. ..."}]}
+        )
+    finally:
+        endpoint.httpd.server_close()
+        endpoint.planner.close()
+    assert '"api": "failed"' in text and "--serve" in text
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_their_task_runner_solves_a_primitive_task(served, tmp_path):
+    checkout = require_checkout()
+    python = require_client_venv()
+    with ScriptedEndpoint(checkout, serve_url=served.url) as endpoint:
+        run = run_task_runner(
+            python, checkout, tmp_path, served.url, endpoint.base_url, [TASK],
+            mode="primitive", max_steps=40,
+        )  # fmt: skip
+    assert run.returncode == 0, run.output[-4000:]
+    result = run.result(TASK, "create")
+    assert result is not None, run.output[-4000:]
+    interaction = result["agent_interaction"]
+    turns = interaction["interaction_log"]["interactions"]
+    actions = [t["result"] for t in turns if t["result"]["executed_action"]["api"] != "done"]
+    assert actions and all(a["success"] for a in actions), json.dumps(actions, indent=1)[-4000:]
+    assert {a["executed_action"]["api"] for a in actions} >= {"click", "drag_and_drop", "type"}
+    assert interaction["final_status"] == "done"
+    assert result["success"] is True, json.dumps(result.get("evaluation"), indent=1)
+    summary = run_results(python, checkout, run.result_dir)
+    assert summary.returncode == 0, summary.stderr
+    assert "Success: 1 (100.00%)" in summary.stdout, summary.stdout
