@@ -4,11 +4,15 @@ OpenAI-compatible endpoint: a few tasks, their result folders, a table, and a la
     PYTHONPATH=. python benchmarks/scratchworld_dropin.py --scratchworld ../shared/data/scratchworld \\
         --client-venv .scratchworld-client-venv [--tasks say_hello,...] [--parallel 2]
 
-Measured: ``runs``, ``agents``, ``modes``, ``scripted_success_composite`` (their result.json's
+Each task runs in composite mode (``--parallel`` at once), then in primitive mode, one at a time
+(the endpoint tells primitive sessions apart by their project, and tasks share projects), on a
+service started with ``--oracle-channel``. Measured: ``runs``, ``agents``, ``modes``,
+``scripted_success_composite`` and ``scripted_success_primitive`` (their result.json's
 ``success``), ``session_open_s_p50`` (``POST /sessions`` answered, timed here on the same
-service), ``action_ms_p50`` (the ``meta.duration_ms`` of every action the runner executed, from
-their interaction logs), ``mismatches`` (turns whose pseudocode was not the plan's). Not measured
-yet (``null``): primitive mode, Agent-S2 and AWM, ``verdict_agreement``.
+service), ``action_ms_p50`` and ``action_ms_p50_primitive`` (the ``meta.duration_ms`` of every
+action the runner executed, from their interaction logs), ``mismatches`` (composite turns whose
+pseudocode was not the plan's), ``runner_wall_s`` and ``runner_wall_s_primitive``. Not measured
+yet (``null``): Agent-S2 and AWM, ``verdict_agreement``.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ def start_serve(checkout: Path, parallel: int):
     from scratch_gym.serve.app import create_app
     from scratch_gym.serve.config import ServeConfig
 
-    config = ServeConfig(scratchworld=checkout, port=free_port(), parallel=parallel, max_sessions=parallel + 1)  # fmt: skip
+    config = ServeConfig(scratchworld=checkout, port=free_port(), parallel=parallel, max_sessions=parallel + 1, oracle_channel=True)  # fmt: skip
     server = uvicorn.Server(uvicorn.Config(create_app(config), host=config.host, port=config.port, log_level="warning"))  # fmt: skip
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -72,12 +76,33 @@ def session_open_times(url: str, n: int = 5) -> list[float]:
     return out
 
 
+def action_times(result: dict) -> list[float]:
+    """The service's ``meta.duration_ms`` of each action the runner executed for one task."""
+    log = (result.get("agent_interaction") or {}).get("interaction_log") or {}
+    out = []
+    for turn in log.get("interactions", []):
+        meta = ((turn.get("result") or {}).get("meta")) or {}
+        if (turn.get("action") or {}).get("api") not in ("done", "failed") and meta.get("duration_ms"):  # fmt: skip
+            out.append(float(meta["duration_ms"]))
+    return out
+
+
+def success(rows: list[tuple], mode: str) -> float | None:
+    mine = [r[3] for r in rows if r[1] == mode]
+    return sum(mine) / len(mine) if mine else None
+
+
+def p50(values: list[float]) -> float | None:
+    return round(statistics.median(values), 1) if values else None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scratchworld", required=True, type=Path)
     parser.add_argument("--client-venv", required=True, type=Path)
     parser.add_argument("--tasks", default=TASKS)
-    parser.add_argument("--parallel", type=int, default=2)
+    parser.add_argument("--parallel", type=int, default=2, help="composite runs at once")
+    parser.add_argument("--max-steps", type=int, default=150, help="their runner's --max_steps")
     args = parser.parse_args()
     checkout = args.scratchworld.resolve()
     python = client_python(args.client_venv)
@@ -85,23 +110,23 @@ def main() -> int:
         sys.exit(f"no client venv at {args.client_venv}: run scripts/scratchworld_client_venv.sh {args.client_venv}")  # fmt: skip
     tasks = [t for t in args.tasks.split(",") if t]
     server, thread, url = start_serve(checkout, args.parallel)
-    rows, actions_ms = [], []
+    rows: list[tuple] = []
+    actions_ms: dict[str, list[float]] = {"composite": [], "primitive": []}
+    wall: dict[str, float] = {}
+    summaries = []
     try:
         opens = session_open_times(url)
-        with ScriptedEndpoint(checkout) as endpoint, tempfile.TemporaryDirectory() as tmp:
-            t0 = time.perf_counter()
-            run = run_task_runner(python, checkout, Path(tmp), url, endpoint.base_url, tasks, parallel=args.parallel)  # fmt: skip
-            wall = time.perf_counter() - t0
-            for task in tasks:
-                result = run.result(task, task_category(checkout, task)) or {}
-                log = (result.get("agent_interaction") or {}).get("interaction_log") or {}
-                for turn in log.get("interactions", []):
-                    meta = ((turn.get("result") or {}).get("meta")) or {}
-                    api = (turn.get("action") or {}).get("api")
-                    if api not in ("done", "failed") and meta.get("duration_ms"):
-                        actions_ms.append(float(meta["duration_ms"]))
-                rows.append((task, "composite", "scratch-agent", result.get("success") is True, (result.get("agent_interaction") or {}).get("steps_used")))  # fmt: skip
-            summary = run_results(python, checkout, run.result_dir)
+        with ScriptedEndpoint(checkout, serve_url=url) as endpoint:
+            for mode, parallel in (("composite", args.parallel), ("primitive", 1)):
+                with tempfile.TemporaryDirectory() as tmp:
+                    t0 = time.perf_counter()
+                    run = run_task_runner(python, checkout, Path(tmp), url, endpoint.base_url, tasks, mode=mode, max_steps=args.max_steps, parallel=parallel)  # fmt: skip
+                    wall[mode] = time.perf_counter() - t0
+                    for task in tasks:
+                        result = run.result(task, task_category(checkout, task)) or {}
+                        actions_ms[mode] += action_times(result)
+                        rows.append((task, mode, "scratch-agent", result.get("success") is True, (result.get("agent_interaction") or {}).get("steps_used")))  # fmt: skip
+                    summaries.append(run_results(python, checkout, run.result_dir).returncode == 0)
             mismatches = endpoint.mismatches
     finally:
         server.should_exit = True
@@ -109,19 +134,21 @@ def main() -> int:
     print(f"{'task':28} {'mode':10} {'agent':14} {'success':8} steps")
     for task, mode, agent, ok, steps in rows:
         print(f"{task:28} {mode:10} {agent:14} {str(ok):8} {steps}")
-    print(f"their results.py: {'reads the folder' if summary.returncode == 0 else 'failed'}; runner wall {wall:.1f} s")  # fmt: skip
+    print(f"their results.py: {'reads the folders' if all(summaries) else 'failed'}; runner wall " + ", ".join(f"{m} {w:.1f} s" for m, w in wall.items()))  # fmt: skip
     out = {
         "runs": len(rows),
         "agents": ["scratch-agent"],
-        "modes": ["composite"],
+        "modes": ["composite", "primitive"],
         "parallel": args.parallel,
-        "scripted_success_composite": sum(r[3] for r in rows) / len(rows) if rows else None,
-        "scripted_success_primitive": None,
+        "scripted_success_composite": success(rows, "composite"),
+        "scripted_success_primitive": success(rows, "primitive"),
         "verdict_agreement": None,
         "mismatches": mismatches,
         "session_open_s_p50": round(statistics.median(opens), 3),
-        "action_ms_p50": round(statistics.median(actions_ms), 1) if actions_ms else None,
-        "runner_wall_s": round(wall, 1),
+        "action_ms_p50": p50(actions_ms["composite"]),
+        "action_ms_p50_primitive": p50(actions_ms["primitive"]),
+        "runner_wall_s": round(wall["composite"], 1),
+        "runner_wall_s_primitive": round(wall["primitive"], 1),
     }
     print(json.dumps(out))
     return 0
