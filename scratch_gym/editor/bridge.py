@@ -13,6 +13,7 @@ raises :class:`~scratch_gym.editor.page.BridgeError` as ``EditorPage.call`` does
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypedDict
 
@@ -121,6 +122,28 @@ class EvalRun(TypedDict):
     snapshot: dict[str, Any]
 
 
+# The JavaScript names of ReadBridge's calls (what serve's oracle channel may run on a page).
+READ_CALLS = frozenset(
+    {
+        "elements.list",
+        "elements.blockInfo",
+        "workspace.blockBoxes",
+        "geometry.workspace",
+        "geometry.block",
+        "geometry.flyout",
+        "geometry.options",
+        "geometry.colourSliders",
+        "geometry.editing",
+        "composite.blocks",
+        "composite.observe",
+        "composite.scratchworldView",
+        "vm.blocks",
+        "view.state",
+        "project.json",
+    }
+)
+
+
 class ReadBridge:
     """The bridge's read-only calls: the element list, geometry, the VM's blocks, the view.
 
@@ -185,6 +208,10 @@ class ReadBridge:
     def vm_blocks(self, target: str | None = None) -> Blocks:
         """The VM's blocks of the sprite or stage ``target`` (default: the editing target)."""
         return self._caller.call("vm.blocks", {} if target is None else {"target": target})
+
+    def project_json(self) -> dict[str, Any]:
+        """The VM's project as JSON (every target's blocks, variables, costumes, sounds)."""
+        return json.loads(self._caller.call("project.json"))
 
     def view_state(self) -> ViewState:
         """The workspace's scroll and zoom, the flyout's scroll and the editor tab."""

@@ -10,33 +10,14 @@ flag both answer 403: what they reveal (the VM's blocks, block geometry) is no a
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import BaseModel
 
+from scratch_gym.editor.bridge import READ_CALLS
 from scratch_gym.editor.page import EditorPage
 
 ORACLE_REFUSED = "the oracle channel is refused: the service runs without --oracle-channel"
-
-# The bridge's read calls an oracle makes (ReadBridge's names), and the project's JSON.
-READ_CALLS = frozenset(
-    {
-        "elements.list",
-        "elements.blockInfo",
-        "workspace.blockBoxes",
-        "geometry.workspace",
-        "geometry.block",
-        "geometry.flyout",
-        "geometry.options",
-        "geometry.colourSliders",
-        "geometry.editing",
-        "composite.blocks",
-        "composite.observe",
-        "composite.scratchworldView",
-        "project.json",
-    }
-)
 
 
 class OracleCall(BaseModel):
@@ -52,6 +33,4 @@ def call(page: EditorPage, req: OracleCall) -> dict[str, Any]:
     """On the worker: ``{"value": ...}`` of one read call."""
     if req.name not in READ_CALLS:
         raise NotARead(f"{req.name!r} is not a read call of the oracle channel")
-    if req.name == "project.json":
-        return {"value": json.loads(page.call("project.json"))}
-    return {"value": page.call(req.name, req.args)}
+    return {"value": page.call(req.name, req.args)}  # project.json: its text, as the page gives it

@@ -101,7 +101,7 @@ class RemoteChannel:
         return r.json()["value"]
 
     def project(self) -> dict[str, Any]:
-        return self.call("project.json")
+        return self.bridge.project_json()
 
     def screenshot(self) -> Any:
         import numpy as np
