@@ -118,14 +118,7 @@ class Evaluator:
         if hit is not None:
             self._cache.move_to_end(fingerprint)
             return EvaluationResult(hit.tests, fingerprint, time.perf_counter() - started, True)
-        if self.task.external is not None:
-            tests = self.task.external.run(self.page)
-        else:
-            tests = []
-            for spec in self.task.tests:
-                tests.append(self._run_test(spec))
-                if until_failure and not tests[-1].passed:
-                    break
+        tests = self.run_prepared(until_failure=until_failure)
         stopped_early = len(tests) < len(self.task.tests)
         elapsed = time.perf_counter() - started
         result = EvaluationResult(tuple(tests), fingerprint, elapsed, stopped_early=stopped_early)
@@ -136,6 +129,18 @@ class Evaluator:
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
         return result
+
+    def run_prepared(self, *, until_failure: bool = False) -> list[TestResult]:
+        """Run the tests on the project the page has prepared (``bridge.eval_prepare``), without
+        the cache (``until_failure``: stop at the first failed test)."""
+        if self.task.external is not None:
+            return self.task.external.run(self.page)
+        tests: list[TestResult] = []
+        for spec in self.task.tests:
+            tests.append(self._run_test(spec))
+            if until_failure and not tests[-1].passed:
+                break
+        return tests
 
     def clear_cache(self) -> None:
         self._cache.clear()
