@@ -15,7 +15,10 @@ The task files (:mod:`scratch_gym.scratchworld.checkout` has the whole layout)::
 A task read by :class:`ScratchWorldCheckout` has no golden project (``golden_path`` finds the
 checkout's reference solution for checks); :func:`scratchworld_tasks` pairs each task with its
 golden (see :mod:`scratch_gym.scratchworld.checkout`; a task without one keeps ``golden = None``
-and the oracles report it as unsupported). Its ``external`` suite is a
+and the oracles report it as unsupported). A task that scratch-gym exported
+(``tasks export-scratchworld``) is scored by its own tests
+(:class:`~scratch_gym.scratchworld.exported.ExportedSuite`). Any other task's ``external`` suite
+is a
 :class:`~scratch_gym.scratchworld.evaluation.ScratchWorldSuite`, which runs the script in the
 page against the evaluation copy of the project (never the agent's VM), on the small stage that
 ScratchWorld's runner uses, in virtual time by default or in real time as the original service
@@ -40,6 +43,7 @@ from scratch_gym.scratchworld.checkout import (
     match_golden,
 )
 from scratch_gym.scratchworld.evaluation import TIME_MODES, ScratchWorldSuite
+from scratch_gym.scratchworld.exported import ExportedSuite
 from scratch_gym.tasks.schema import KNOWN_CATEGORIES, ProjectRef, Tags, Task, TaskError
 
 
@@ -97,9 +101,10 @@ class ScratchWorldCheckout:
         if not script.is_file():
             raise TaskError(path, "evaluation.function", f"{script} does not exist")
         utils = self.root / SCRIPTS_DIR / UTILS_FILE
-        suite = ScratchWorldSuite(
+        text = script.read_text(encoding="utf-8")
+        suite = ExportedSuite.from_script(text, function) or ScratchWorldSuite(
             function=function,
-            script=script.read_text(encoding="utf-8"),
+            script=text,
             utils=utils.read_text(encoding="utf-8") if utils.is_file() else None,
             config=dict(evaluation),
             time=self.time,
