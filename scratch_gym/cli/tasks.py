@@ -5,6 +5,7 @@ scaffold a new task.
     scratch-gym tasks check TASK_ID          # golden passes, start/negatives/removals fail one
     scratch-gym tasks evaluate TASK_ID [PROJECT]   # PROJECT: .sb3/.json/.toml (default: golden)
     scratch-gym tasks new TASK_ID --category C [--dir DIR]   # a task folder to fill in
+    scratch-gym tasks export-scratchworld DIR [TASK_ID ...] [--category C] ...   # as their tasks
     scratch-gym tasks --stats [--category C]    # suite statistics from the task files
     scratch-gym tasks --stats --oracle-results R.jsonl ... [--markdown]   # oracles per category
     scratch-gym tasks --stats --scratchworld PATH [--category C]   # a ScratchWorld checkout's
@@ -108,9 +109,23 @@ def register(sub: argparse._SubParsersAction) -> None:
         "$SCRATCH_GYM_TASKS, else ./tasks); the task goes to DIR/CATEGORY/TASK_ID",
     )
 
-    for q in (ls, check, ev, new):
+    export = actions.add_parser(
+        "export-scratchworld",
+        help="write tasks as a ScratchWorld checkout (task JSONs, projects, scripts) for their "
+        "runner, scored by scratch-gym serve",
+    )
+    export.add_argument("dir", type=Path, help="the folder to write (absent or empty)")
+    export.add_argument("task_id", nargs="*", help="task ids (default: every task selected)")
+    export.add_argument("--category", help="create, debug, extend, compute, ...")
+    export.add_argument("--difficulty", choices=["easy", "medium", "hard"])
+    export.add_argument("--block", help="only tasks tagged with this opcode")
+    export.add_argument(
+        "--force", action="store_true", help="replace an earlier export in DIR (not other files)"
+    )
+
+    for q in (ls, check, ev, new, export):
         q.add_argument("--json", action="store_true", help="print one JSON object last")
-    for q in (ls, check, ev):
+    for q in (ls, check, ev, export):
         add_tasks_dir_argument(q)
     p.set_defaults(handler=run)
 
@@ -119,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
     if args.stats or args.tasks_command is None:
         apply_tasks_dirs(argparse.Namespace(tasks_dirs=args.stats_tasks_dirs))
         return _stats(args)
-    actions = {"list": _list, "check": _check, "evaluate": _evaluate, "new": _new}
+    actions = {"list": _list, "check": _check, "evaluate": _evaluate, "new": _new,
+               "export-scratchworld": _export}  # fmt: skip
     return actions[args.tasks_command](args)
 
 
@@ -216,6 +232,47 @@ def _oracle_stats(args: argparse.Namespace) -> int:
                 print(f"{mode} oracle fails {task}: {why}")
     if args.stats_json:
         print_json_last(stats)
+    return 0
+
+
+def _selected(args: argparse.Namespace) -> list[Any]:
+    """The tasks named by id (or every task), filtered by category, difficulty and block."""
+    from scratch_gym.tasks import list_tasks, load_task
+
+    check_category(args.category)
+    tasks = [load_task(t) for t in args.task_id] if args.task_id else list_tasks(args.category)
+    if args.category:
+        tasks = [t for t in tasks if t.category == args.category]
+    if args.difficulty:
+        tasks = [t for t in tasks if t.tags.difficulty == args.difficulty]
+    if args.block:
+        tasks = [t for t in tasks if args.block in t.tags.blocks]
+    return tasks
+
+
+def _export(args: argparse.Namespace) -> int:
+    from scratch_gym.scratchworld.export import ExportProblems, export_tasks
+
+    tasks = _selected(args)
+    if not tasks:
+        raise UsageError("no task matches the selection: nothing to export")
+    try:
+        done = export_tasks(tasks, args.dir, force=args.force)
+    except ExportProblems as exc:
+        for task, why in sorted(exc.problems.items()):
+            print(f"cannot export {task}: {why}")
+        if args.json:
+            print_json_last({"exported": 0, "problems": exc.problems})
+        return print_error(f"{len(exc.problems)} task(s) cannot be exported; nothing written")
+    out = args.dir.expanduser().resolve()
+    print(table(["id", "category", "tests"], [(e.id, e.category, e.tests) for e in done]))
+    print(f"exported {len(done)} tasks to {out}")
+    print(f"serve them: scratch-gym serve --scratchworld {out}")
+    print(f"their runner: task_runner.py --tasks_dir {out / 'tasks'} --task_list all_tasks.json")
+    if args.json:
+        print_json_last(
+            {"dir": str(out), "exported": len(done), "tasks": [e.to_json() for e in done]}
+        )
     return 0
 
 
