@@ -23,7 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         required=True,
         type=Path,
         metavar="PATH",
-        help="a ScratchWorld checkout: its projects and evaluation scripts",
+        help="a ScratchWorld checkout: its projects and evaluation scripts; or a folder "
+        "written by `tasks export-scratchworld` (its tasks are scored by their own tests, "
+        "found in the shipped suite and --tasks-dir)",
     )
     p.add_argument(
         "--host",

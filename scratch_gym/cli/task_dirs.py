@@ -12,7 +12,8 @@ import os
 from scratch_gym.tasks.registry import TASKS_ENV, check_task_dir
 
 # subcommands (besides `tasks`, whose actions add the option themselves) that read tasks
-TASK_COMMANDS = ("run", "eval")
+# (serve: the tasks an exported ScratchWorld folder names)
+TASK_COMMANDS = ("run", "eval", "serve")
 
 
 def add_tasks_dir_argument(parser: argparse.ArgumentParser) -> None:

@@ -93,19 +93,23 @@ def run_task_runner(
     max_steps: int = 60,
     parallel: int = 1,
     timeout: float = 900,
+    tasks_root: Path | None = None,
 ) -> RunnerResult:
-    """Their ``task_runner.py --api_url api_url`` on ``tasks`` in ``workdir``."""
+    """Their ``task_runner.py --api_url api_url`` on ``tasks`` in ``workdir``; the task JSONs
+    are ``tasks_root``'s (a folder written by ``tasks export-scratchworld``), else the
+    checkout's."""
+    source = tasks_root or checkout
     workdir.mkdir(parents=True, exist_ok=True)
     tasks_dir = workdir / "tasks"
     tasks_dir.mkdir(exist_ok=True)
     listing: dict[str, list[str]] = {}
     for task in tasks:
-        listing.setdefault(task_category(checkout, task), []).append(f"{task}.json")
+        listing.setdefault(task_category(source, task), []).append(f"{task}.json")
     (tasks_dir / "dropin.json").write_text(json.dumps(listing, indent=2), encoding="utf-8")
     for category in CATEGORIES:
         link = tasks_dir / category
         if not link.exists():
-            link.symlink_to(checkout / "tasks" / category)
+            link.symlink_to(source / "tasks" / category)
     (workdir / "agent-config.json").write_text(json.dumps(agent_config(llm_base_url), indent=2))
     env = {
         **os.environ,
