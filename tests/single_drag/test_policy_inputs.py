@@ -232,3 +232,44 @@ def test_the_drop_target_is_read_from_the_phrase_that_does_not_name_the_grabbed_
     ):
         named = _target_overlap(tokens.encode(sentence, 64), texts, grab=0)
         assert named[:3].argmax() == 2, sentence
+
+
+def test_containers_find_the_first_block_of_each_mouth_and_only_the_c_rules_read_it():
+    """A block inside a C-block's mouth knows its C-block, and the first block of the mouth is
+    flagged (a drop "into the mouth" goes onto its corner); a block joined under it, a block
+    under the C-block and a block nested one mouth deeper are told apart. Only the C relations'
+    rules read the flag, and they see the size inputs only where it is 0."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import (
+        RELATIONS,
+        RULE_INPUTS,
+        RULE_INPUTS_C,
+        containers,
+        relation_rule_features,
+    )
+
+    elements = [
+        {"type": "block", "text": "forever", "x": 300, "y": 100, "w": 200, "h": 260},  # 0
+        {"type": "block", "text": "repeat 10", "x": 316, "y": 148, "w": 180, "h": 150},  # 1
+        {"type": "block", "text": "move 10 steps", "x": 332, "y": 196, "w": 120, "h": 48},  # 2
+        {"type": "block", "text": "turn 15 degrees", "x": 332, "y": 244, "w": 120, "h": 48},  # 3
+        {"type": "block", "text": "say hello", "x": 300, "y": 360, "w": 120, "h": 48},  # 4
+    ]
+    arrays = encode_elements(elements)
+    box = torch.as_tensor(arrays["element_box"])[None]
+    kinds = torch.as_tensor(arrays["element_type"])[None]
+    container, where = containers(box, kinds)
+    assert container[0, :5].tolist() == [0, 0, 1, 1, 4]  # the smallest C-block around each
+    assert where[0, :5, 0].tolist() == [0.0, 1.0, 1.0, 0.0, 0.0]  # first of its mouth
+    assert where[0, 1, 1].item() == pytest.approx(0.48, abs=0.02)  # 48 px below its C's top
+
+    k = box.shape[1]
+    base = torch.rand(1, k, len(RULE_INPUTS))
+    features = relation_rule_features(base, where[..., 0])
+    assert features.shape == (1, k, len(RELATIONS), len(RULE_INPUTS_C))
+    c_mouth, below = RELATIONS.index("c_mouth"), RELATIONS.index("below")
+    assert torch.equal(features[0, 1, c_mouth, : len(RULE_INPUTS)], torch.zeros(len(RULE_INPUTS)))
+    assert features[0, 1, c_mouth, len(RULE_INPUTS)] == 1.0
+    assert torch.equal(features[0, 0, c_mouth, : len(RULE_INPUTS)], base[0, 0])
+    assert torch.equal(features[0, 1, below, : len(RULE_INPUTS)], base[0, 1])
+    assert features[0, :, below, len(RULE_INPUTS) :].abs().sum() == 0
