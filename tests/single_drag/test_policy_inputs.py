@@ -26,6 +26,39 @@ def test_symbol_words_read_as_the_symbol_but_block_words_stay():
     assert tokens.decode(tokens.encode("add thing to list", 4)) == "add thing to list"
 
 
+def test_numbers_keep_their_value_and_colours_do_not():
+    """ "the 'repeat (-11)' block" names the block that shows -11, not the one that shows 10:
+    a number's id hashes its value (10 and 10.0 alike); colours (drawn at random in the
+    palette) all read as NUM."""
+    ids = tokens.encode("repeat (-11) 10 10.0 #ff00aa", 8)
+    minus_eleven, ten, ten_again, colour = ids[1:5]
+    assert tokens.is_number_id(np.array([minus_eleven, ten])).all()
+    assert minus_eleven != ten and ten == ten_again
+    assert colour == tokens.NUM
+    assert max(ids) < tokens.size()
+    assert tokens.decode(ids).startswith("repeat <n")
+
+
+def test_match_features_tell_blocks_apart_by_their_numbers():
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import match_features
+
+    elements = [
+        {"type": "block", "text": "repeat 10", "x": 400, "y": 100, "w": 90, "h": 40},
+        {"type": "block", "text": "repeat -11", "x": 400, "y": 300, "w": 90, "h": 40},
+    ]
+    arrays = encode_elements(elements)
+    ins = torch.as_tensor(tokens.encode("Put it inside the 'repeat (-11)' block", 64))[None]
+    quote = (ins == tokens.QUOTE).long().cumsum(1)
+    phrase = (quote == 1) & (ins != tokens.QUOTE)
+    feats = match_features(
+        ins, phrase, torch.as_tensor(arrays["element_tokens"])[None],
+        torch.as_tensor(arrays["element_box"])[None],
+    )[0]  # fmt: skip
+    jaccard, best = feats[:2, 2], feats[:2, 4]
+    assert jaccard[1] > jaccard[0] and best.tolist() == [0.0, 1.0]
+
+
 def test_long_element_lists_drop_chrome_before_blocks():
     chrome = [
         {"type": "button", "text": f"b{i}", "x": 0, "y": 0, "w": 1, "h": 1} for i in range(150)

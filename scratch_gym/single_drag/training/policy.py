@@ -62,13 +62,14 @@ def match_features(
 ) -> torch.Tensor:
     """How each element's text matches one phrase of the instruction, from token identity only
     (so a word never seen in training, hashed to the same id on both sides, matches as well as
-    a known one): the share of the element's words in the phrase, of the phrase's words in the
-    element, their Jaccard overlap, whether an unknown (hashed) word is shared, whether this is
-    the best overlap in the scene, where in the instruction its first shared word stands (0 the
+    a known one; numbers count as words, so "repeat (-11)" matches the block showing -11): the
+    share of the element's words in the phrase, of the phrase's words in the element, their
+    Jaccard overlap, whether an unknown (hashed) word or a number is shared, whether this is the
+    best overlap in the scene, where in the instruction its first shared word stands (0 the
     start, 1 the end or nowhere), and, among equally best elements, the reading-order rank (top
     to bottom, then left to right) one-hot. Returns (B, K, MATCH_FEATURES + MAX_RANK).
     """
-    content = (ins != tokens.PAD) & (ins != tokens.QUOTE) & (ins != tokens.NUM)
+    content = (ins != tokens.PAD) & (ins != tokens.QUOTE) & (ins != tokens.NUM)  # NUM: a colour
     p_mask = phrase & content  # (B, L)
     e_mask = (el_tok != tokens.PAD) & (el_tok != tokens.NUM)  # (B, K, T)
     same = el_tok[..., :, None] == ins[:, None, None, :]  # (B, K, T, L)
@@ -266,7 +267,7 @@ class DragPolicyNet(nn.Module):
 
     def __init__(self, width: int = 64, hidden: int = 128, dropout: float = 0.3) -> None:
         super().__init__()
-        vocab = tokens.size()
+        vocab = tokens.number_base()  # numbers share NUM's embedding (``_as_embedded``)
         self.config = {"width": width, "hidden": hidden, "dropout": dropout}
         self.tok = nn.Embedding(vocab, width, padding_idx=tokens.PAD)
         self.segment = nn.Embedding(5, width)  # before, in, between, in, after the quotes
@@ -303,12 +304,12 @@ class DragPolicyNet(nn.Module):
         """Per-element features and the grab logits/offsets (the drop waits for the grab)."""
         ins = obs["instruction"].long()
         segment, word, src_mask, tgt_mask = phrase_masks(ins)
-        emb = self.tok(ins)
+        emb = self.tok(_as_embedded(ins))
         src_phrase, tgt_phrase = self._bag(emb, src_mask), self._bag(emb, tgt_mask)
         _, h = self.read(emb + self.segment(segment))
         context = h[-1]
         el_tok = obs["element_tokens"].long()
-        words = self._bag(self.tok(el_tok), el_tok != tokens.PAD)
+        words = self._bag(self.tok(_as_embedded(el_tok)), el_tok != tokens.PAD)
         box = obs["element_box"].float()
         centre = box[..., :2] + box[..., 2:] / 2
         kinds = obs["element_type"].long()
@@ -406,6 +407,12 @@ class DragPolicyNet(nn.Module):
             "grab_offset": state["grab_offset"],
             **self.drop(state, grab),
         }
+
+
+def _as_embedded(ids: torch.Tensor) -> torch.Tensor:
+    """Token ids for the learned embeddings: every number reads as ``NUM`` (which number it is
+    matters only to ``match_features``, which compares the ids themselves)."""
+    return ids.masked_fill(ids >= tokens.number_base(), tokens.NUM)
 
 
 def _gather(features: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
