@@ -306,3 +306,38 @@ def test_containers_find_the_first_block_of_each_mouth_and_only_the_c_rules_read
     assert torch.equal(features[0, 0, c_mouth, : len(RULE_INPUTS)], base[0, 0])
     assert torch.equal(features[0, 1, below, : len(RULE_INPUTS)], base[0, 1])
     assert features[0, :, below, len(RULE_INPUTS) :].abs().sum() == 0
+
+
+def test_a_block_is_named_with_the_blocks_in_its_slots():
+    """ "'if <touching (mouse-pointer v)?> then'" names the C-block that holds the condition,
+    not the condition itself nor another 'if then' block: a block's words include those of the
+    blocks in its header's slots (and not those of the blocks in its mouth)."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import (
+        containers,
+        header_children,
+        match_features,
+    )
+
+    elements = [
+        {"type": "block", "text": "if then", "x": 300, "y": 100, "w": 260, "h": 140},  # 0
+        {"type": "block", "text": "touching mouse-pointer ?", "x": 330, "y": 104,
+         "w": 180, "h": 36},  # 1: in 0's condition slot
+        {"type": "block", "text": "say touching", "x": 316, "y": 148, "w": 120, "h": 48},  # 2
+        {"type": "block", "text": "if then", "x": 300, "y": 400, "w": 140, "h": 110},  # 3
+    ]  # fmt: skip
+    arrays = encode_elements(elements)
+    box = torch.as_tensor(arrays["element_box"])[None]
+    kinds = torch.as_tensor(arrays["element_type"])[None]
+    container, where = containers(box, kinds)
+    children = header_children(container, where)
+    assert children[0, 0, :4].tolist() == [0.0, 1.0, 0.0, 0.0]  # the condition, not the mouth
+    assert where[0, 1, 0] == 0 and where[0, 2, 0] == 1  # first of the mouth: 'say', not 1
+    ins = torch.as_tensor(tokens.encode("Put it below 'if <touching (mouse-pointer v)?> then'", 64))
+    quote = (ins[None] == tokens.QUOTE).long().cumsum(1)
+    phrase = (quote == 1) & (ins[None] != tokens.QUOTE)
+    el_tok = torch.as_tensor(arrays["element_tokens"])[None]
+    plain = match_features(ins[None], phrase, el_tok, box)[0]
+    joined = match_features(ins[None], phrase, el_tok, box, children)[0]
+    assert plain[:4, 4].tolist() == [0.0, 1.0, 0.0, 0.0]  # alone, the condition matches best
+    assert joined[:4, 4].tolist() == [1.0, 0.0, 0.0, 0.0]  # with its slots, the 'if' block

@@ -55,10 +55,15 @@ FLYOUT_BLOCK = 1 + ELEMENT_TYPES.index("flyout_block")
 RULE_RCOND = 1e-3  # singular values below this share of the largest are dropped from the fit
 MATCH_FEATURES = 7  # per element and phrase, see ``match_features``
 MAX_RANK = 9  # ordinals the grammar writes: first .. ninth
+HEADER_PX = 10.0  # a block this close below its container's top sits in a slot, not a mouth
 
 
 def match_features(
-    ins: torch.Tensor, phrase: torch.Tensor, el_tok: torch.Tensor, box: torch.Tensor
+    ins: torch.Tensor,
+    phrase: torch.Tensor,
+    el_tok: torch.Tensor,
+    box: torch.Tensor,
+    children: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """How each element's text matches one phrase of the instruction, from token identity only
     (so a word never seen in training, hashed to the same id on both sides, matches as well as
@@ -67,7 +72,10 @@ def match_features(
     Jaccard overlap, whether an unknown (hashed) word or a number is shared, whether this is the
     best overlap in the scene, where in the instruction its first shared word stands (0 the
     start, 1 the end or nowhere), and, among equally best elements, the reading-order rank (top
-    to bottom, then left to right) one-hot. Returns (B, K, MATCH_FEATURES + MAX_RANK).
+    to bottom, then left to right) one-hot. With ``children`` ((B, K, K), ``header_children``)
+    a block's words include those of the blocks in its slots: "'if <touching (mouse-pointer v)?>
+    then'" names the C-block, not the condition inside it. Returns (B, K, MATCH_FEATURES +
+    MAX_RANK).
     """
     content = (ins != tokens.PAD) & (ins != tokens.QUOTE) & (ins != tokens.NUM)  # NUM: a colour
     p_mask = phrase & content  # (B, L)
@@ -81,11 +89,18 @@ def match_features(
     position = torch.arange(length, device=ins.device).expand_as(hit)
     first = torch.where(hit, position, length).min(-1).values.float() / length
     n_e = e_mask.float().sum(-1)
+    hashed = (same & (el_tok >= len(tokens.vocabulary()))[..., None]).flatten(-2).any(-1).float()
+    if children is not None:  # add the words of the blocks in each block's slots
+        hit = hit | (torch.bmm(children, hit.float()) > 0)
+        p_in_e = hit.float().sum(-1)
+        first = torch.where(hit, position, length).min(-1).values.float() / length
+        e_in_p = e_in_p + torch.bmm(children, e_in_p[..., None])[..., 0]
+        n_e = n_e + torch.bmm(children, n_e[..., None])[..., 0]
+        hashed = torch.maximum(hashed, (torch.bmm(children, hashed[..., None])[..., 0] > 0).float())
     n_p = p_mask.float().sum(-1, keepdim=True)
     share_e = e_in_p / n_e.clamp(min=1)
     share_p = p_in_e / n_p.clamp(min=1)
     jaccard = p_in_e / (n_e + n_p - p_in_e).clamp(min=1)
-    hashed = (same & (el_tok >= len(tokens.vocabulary()))[..., None]).flatten(-2).any(-1).float()
     score = jaccard + 0.001 * share_p  # ties broken by covering more of the phrase
     best = (score >= score.max(1, keepdim=True).values - 1e-6) & (score > 0)
     y, x = box[..., 1], box[..., 0]
@@ -186,7 +201,8 @@ def containers(box: torch.Tensor, kinds: torch.Tensor) -> tuple[torch.Tensor, to
     """Which C-block mouth each canvas block sits in, from the boxes alone: (B, K) the index of
     the smallest other canvas block whose box holds the block's top-left corner and starts left
     of it (every other element: itself), and (B, K, 2) per block [first: 1.0 where it is the
-    first block of its mouth (nothing joined above it), its top below its container's top in
+    first block of its mouth (nothing joined above it, at least ``HEADER_PX`` below the top:
+    a reporter in a slot of the header is not), its top below its container's top in
     ``OFFSET_PX`` units]. "Into the mouth of 'A'" is a drop onto the corner of the first block
     inside 'A' when the mouth holds blocks (the new block goes where that one is)."""
     px = box.float() * torch.as_tensor(SCREEN)
@@ -201,9 +217,18 @@ def containers(box: torch.Tensor, kinds: torch.Tensor) -> tuple[torch.Tensor, to
     own = torch.arange(kinds.shape[1], device=kinds.device).expand_as(kinds)
     container = torch.where(held, area.argmin(-1), own)
     head, _ = script_heads(box, kinds)
-    first = held & (head == own)
-    below = (y - torch.gather(y, 1, container)) / OFFSET_PX * held.float()
-    return container, torch.stack([first.float(), below], -1)
+    below_px = (y - torch.gather(y, 1, container)) * held.float()
+    first = held & (head == own) & (below_px >= HEADER_PX)  # not a reporter in a slot
+    return container, torch.stack([first.float(), below_px / OFFSET_PX], -1)
+
+
+def header_children(container: torch.Tensor, where: torch.Tensor) -> torch.Tensor:
+    """(B, K, K) 1.0 at [b, j, i] where block i sits in a slot of block j (from ``containers``:
+    inside j and within ``HEADER_PX`` of its top, where a mouth's blocks never start)."""
+    own = torch.arange(container.shape[1], device=container.device).expand_as(container)
+    slot = (container != own) & (where[..., 1] * OFFSET_PX < HEADER_PX)
+    adjacency = nn.functional.one_hot(container, container.shape[1]).float()  # [b, i, j]
+    return (adjacency * slot[..., None].float()).transpose(1, 2)
 
 
 def relation_rule_features(base: torch.Tensor, in_mouth: torch.Tensor) -> torch.Tensor:
@@ -314,8 +339,10 @@ class DragPolicyNet(nn.Module):
         centre = box[..., :2] + box[..., 2:] / 2
         kinds = obs["element_type"].long()
         shape = self.kind(kinds) + self.box(torch.cat([box, centre], -1))
-        m_src = self.match(match_features(ins, src_mask, el_tok, box))
-        tgt_features = match_features(ins, tgt_mask, el_tok, box)
+        container, where = containers(box, kinds)
+        children = header_children(container, where)
+        m_src = self.match(match_features(ins, src_mask, el_tok, box, children))
+        tgt_features = match_features(ins, tgt_mask, el_tok, box, children)
         m_tgt = self.match(tgt_features)
         holder, slot_rank = slot_holders(box, kinds)
         # an input's holder block as the target phrase names it, and its place in that block
@@ -326,7 +353,6 @@ class DragPolicyNet(nn.Module):
             torch.cat([_gather(tgt_features, head), ends[..., None]], -1)
         )  # fmt: skip
         # a block's mouth as the target phrase names its C-block, and whether it starts there
-        container, where = containers(box, kinds)
         m_mouth = self.mouth(torch.cat([_gather(tgt_features, container), where], -1))
         in_mouth = where[..., 0]
         m_all = self.match_all(match_features(ins, word, el_tok, box))  # quotes or not
