@@ -33,7 +33,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -45,8 +47,9 @@ from scratch_gym.records.text import json_line, table
 from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.drag_model import simulate
 from scratch_gym.single_drag.fast.pool import Pool, build_pool, load_pool
+from scratch_gym.single_drag.generation.generator import reinstruct
 from scratch_gym.single_drag.rl_spaces import GRID, grid_cells, grid_points
-from scratch_gym.single_drag.tasks.instructions import SETTINGS
+from scratch_gym.single_drag.tasks.instructions import SETTINGS, instruction_for
 from scratch_gym.single_drag.training.heuristic import HeuristicDragPolicy
 from scratch_gym.single_drag.training.policy import (
     OFFSET_PX,
@@ -58,6 +61,38 @@ from scratch_gym.single_drag.training.policy import (
     to_tensors,
     trimmed,
 )
+
+
+def reworded_instructions(pool: Pool, m: int, seed: int) -> dict[str, np.ndarray]:
+    """Per setting, ``m`` other wordings of every pooled task's instruction as token ids
+    (T, m, L): the same scene and goal, worded anew by the generator's grammar (``reinstruct``),
+    so that 900 captured scenes show thousands of sentences."""
+    out = {s: np.zeros((len(pool), m, tokens.INSTRUCTION_TOKENS), np.int64) for s in SETTINGS}
+    for i, snap in enumerate(tqdm(pool.snapshots, desc="rewording", unit="task")):
+        rng = random.Random(seed * 1_000_003 + i)
+        for j in range(m):
+            task = replace(snap.task, instruction=reinstruct(snap.task, rng))
+            for s in SETTINGS:
+                out[s][i, j] = tokens.encode(instruction_for(task, s), tokens.INSTRUCTION_TOKENS)
+    return out
+
+
+def reworded(
+    obs: dict[str, np.ndarray],
+    idx: np.ndarray,
+    settings: np.ndarray,
+    wordings: dict[str, np.ndarray] | None,
+    rng,
+    share: float = 0.5,
+) -> dict:
+    """Augmentation: a ``share`` of the rows get one of their task's other wordings."""
+    if not wordings:
+        return obs
+    ins = obs["instruction"].copy()
+    for r in np.flatnonzero(rng.random(len(idx)) < share):
+        table_ = wordings[SETTINGS[int(settings[r])]]
+        ins[r] = table_[idx[r], rng.integers(table_.shape[1])]
+    return {**obs, "instruction": ins}
 
 
 def observations(pool: Pool, idx: np.ndarray, setting: str | np.ndarray) -> dict[str, np.ndarray]:
@@ -141,8 +176,16 @@ def bc_loss(net, obs, grab, drop, start, end, relation) -> torch.Tensor:
     )
 
 
-def pg_loss(net, pool: Pool, idx, settings, rng, noise_px: float) -> tuple[torch.Tensor, float]:
-    obs = observations(pool, idx, settings)
+def pg_loss(
+    net,
+    pool: Pool,
+    idx,
+    settings,
+    rng,
+    noise_px: float,
+    wordings: dict[str, np.ndarray] | None = None,
+) -> tuple[torch.Tensor, float]:
+    obs = reworded(observations(pool, idx, settings), idx, settings, wordings, rng)
     t = to_tensors(obs)
     state = net.encode(t)
     grab_d = torch.distributions.Categorical(logits=state["grab_logits"])
@@ -164,7 +207,17 @@ def pg_loss(net, pool: Pool, idx, settings, rng, noise_px: float) -> tuple[torch
     return -(adv * logp).mean(), float(reward.mean())
 
 
-def train(net, train_pool, heldout, targets, updates, rl_share, eval_every, seed) -> list[dict]:
+def train(
+    net,
+    train_pool,
+    heldout,
+    targets,
+    updates,
+    rl_share,
+    eval_every,
+    seed,
+    wordings: dict[str, np.ndarray] | None = None,
+) -> list[dict]:
     """``updates`` optimiser steps (cloning, then policy gradient for the last ``rl_share``): a
     budget in steps, not seconds, so that the same seed gives the same policy on a busy machine."""
     torch.manual_seed(seed)
@@ -181,7 +234,8 @@ def train(net, train_pool, heldout, targets, updates, rl_share, eval_every, seed
         if phase == "bc":
             pick = rng.integers(len(targets.task), size=128)
             idx = targets.task[pick]
-            obs = observations(train_pool, idx, rng.integers(len(SETTINGS), size=len(idx)))
+            settings = rng.integers(len(SETTINGS), size=len(idx))
+            obs = reworded(observations(train_pool, idx, settings), idx, settings, wordings, rng)
             obs, start, end = shifted(obs, targets.start[pick], targets.end[pick], rng)
             obs = dropped_words(unquoted(obs, rng), rng)
             loss = bc_loss(net, obs, torch.as_tensor(targets.grab[pick]),
@@ -189,7 +243,8 @@ def train(net, train_pool, heldout, targets, updates, rl_share, eval_every, seed
                            torch.as_tensor(targets.relation[pick]))  # fmt: skip
         else:
             idx = rng.choice(gen_idx, size=256)
-            loss, _ = pg_loss(net, train_pool, idx, rng.integers(len(SETTINGS), size=256), rng, 4.0)
+            settings = rng.integers(len(SETTINGS), size=256)
+            loss, _ = pg_loss(net, train_pool, idx, settings, rng, 4.0, wordings)
             for group in opt.param_groups:
                 group["lr"] = 1e-4
         opt.zero_grad()
@@ -252,6 +307,8 @@ def main() -> None:
     ap.add_argument("--rl-share", type=float, default=0.25, help="share of updates for RL")
     ap.add_argument("--eval-every", type=int, default=100, help="curve point every N updates")
     ap.add_argument("--workers", type=int, default=2, help="editor pages capturing the pools")
+    ap.add_argument("--rewordings", type=int, default=6,
+                    help="other wordings of each training instruction (0: the captured one only)")  # fmt: skip
     args = ap.parse_args()
     torch.set_num_threads(max(1, os.cpu_count() or 1))
     args.out.mkdir(parents=True, exist_ok=True)
@@ -284,9 +341,12 @@ def main() -> None:
     net = DragPolicyNet()
     with torch.no_grad():  # the geometric rules start from their least-squares fit
         net.rules.copy_(torch.as_tensor(targets.fitted_rules(train_pool)))
+    wordings = (
+        reworded_instructions(train_pool, args.rewordings, args.seed) if args.rewordings else None
+    )
     t0 = time.perf_counter()
     curve = train(net, train_pool, heldout, targets, args.updates, args.rl_share,
-                  args.eval_every, args.seed)  # fmt: skip
+                  args.eval_every, args.seed, wordings)  # fmt: skip
     train_minutes = (time.perf_counter() - t0) / 60
     policy = DragPolicy(net)
     policy.save(args.out / "policy.pt")

@@ -8,8 +8,11 @@ unseen word has the same id in the instruction and in the element texts, and a p
 them. Before the split into words, two spellings are read as Scratch shows them: an opcode id
 (``control_if_else``) as its block's words (``if then else``), and words for an operator's
 symbol (``greater than``, ``plus``; ``SYMBOL_WORDS``) as the symbol. Ids: 0 padding, 1 unused
-(was: unknown word), 2 a quote mark (instructions quote block texts), 3 a number or a colour;
-then the known words, sorted; then the hash buckets.
+(was: unknown word), 2 a quote mark (instructions quote block texts), 3 a colour; then the
+known words, sorted; then the hash buckets of unknown words; then ``NUMBER_BUCKETS`` ids of
+numbers by a stable hash of their value (``10`` and ``10.0`` alike), so that "the 'repeat
+(-11)' block" matches the block that shows -11 and not the one that shows 10. A policy that
+only needs to know that a word is a number maps every id from ``number_base()`` on to ``NUM``.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ SPECIALS = ("<pad>", "<unused>", "<q>", "<num>")
 INSTRUCTION_TOKENS = 64
 ELEMENT_TOKENS = 6
 HASH_BUCKETS = 4096
+NUMBER_BUCKETS = 512
 _WORD = re.compile(r"#[0-9a-f]{3,8}\b|-?\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)*|'|[+\-*/<>=]")
 
 # General English for the operators' symbols (the grammar writes them; the tokenizer reads them).
@@ -115,8 +119,27 @@ def _ids() -> dict[str, int]:
 
 
 def size() -> int:
-    """How many ids there are: the known words and the hash buckets."""
+    """How many ids there are: the known words, the word and the number hash buckets."""
+    return len(vocabulary()) + HASH_BUCKETS + NUMBER_BUCKETS
+
+
+def number_base() -> int:
+    """The first number id."""
     return len(vocabulary()) + HASH_BUCKETS
+
+
+def number_id(word: str) -> int:
+    """A number's id, by a stable hash of its value."""
+    try:
+        value = f"{float(word):g}"
+    except ValueError:
+        value = word
+    return number_base() + zlib.crc32(value.encode("utf-8")) % NUMBER_BUCKETS
+
+
+def is_number_id(ids: np.ndarray) -> np.ndarray:
+    """Where ``ids`` (an array, numpy or torch) hold a number."""
+    return ids >= number_base()
 
 
 def word_id(word: str) -> int:
@@ -128,8 +151,13 @@ def word_id(word: str) -> int:
 
 
 def _is_number(word: str) -> bool:
-    """Numbers and colours (the palette draws its colour swatches at random) read as <num>."""
+    """Numbers and colours."""
     return bool(re.fullmatch(r"-?\d+(?:\.\d+)?|#[0-9a-f]{3,8}", word))
+
+
+def _is_colour(word: str) -> bool:
+    """Colours read as ``NUM`` (the palette draws its colour swatches at random)."""
+    return word.startswith("#")
 
 
 def encode(text: str, length: int) -> np.ndarray:
@@ -138,18 +166,25 @@ def encode(text: str, length: int) -> np.ndarray:
     for i, word in enumerate(words(canonical(text))[:length]):
         if word == "'":
             out[i] = QUOTE
-        elif _is_number(word):
+        elif _is_colour(word):
             out[i] = NUM
+        elif _is_number(word):
+            out[i] = number_id(word)
         else:
             out[i] = word_id(word)
     return out
 
 
 def decode(ids: np.ndarray) -> str:
-    """The words of token ids (padding dropped; an unknown word as ``<hN>``, its bucket)."""
+    """The words of token ids (padding dropped; an unknown word as ``<hN>``, its bucket, a
+    number as ``<nN>``)."""
     vocab = vocabulary()
-    return " ".join(
-        vocab[int(i)] if int(i) < len(vocab) else f"<h{int(i) - len(vocab)}>"
-        for i in np.asarray(ids).reshape(-1)
-        if int(i) != PAD
-    )
+
+    def word(i: int) -> str:
+        if i < len(vocab):
+            return vocab[i]
+        if i < number_base():
+            return f"<h{i - len(vocab)}>"
+        return f"<n{i - number_base()}>"
+
+    return " ".join(word(int(i)) for i in np.asarray(ids).reshape(-1) if int(i) != PAD)

@@ -14,7 +14,7 @@ from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.program import parse_scripts
 from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.generation.blocks import block_kinds
-from scratch_gym.single_drag.generation.generator import TaskGenerator, spots
+from scratch_gym.single_drag.generation.generator import TaskGenerator, reinstruct, spots
 from scratch_gym.single_drag.rl_spaces import encode_elements
 from scratch_gym.single_drag.tasks.kinds import (
     RELATION_KINDS,
@@ -106,6 +106,28 @@ def test_instructions_name_blocks_in_many_ways(drawn):
         assert phrase in joined, phrase
     assert any(w in joined for w in ("greater than", "bigger than", "plus", "equals"))
     assert any(t.split("'")[1:2] and " the second '" in t for t in texts)  # ordinals
+
+
+def test_rewording_keeps_the_task_and_varies_the_sentence(drawn):
+    """``reinstruct`` (training data: more sentences per captured scene) words the same task
+    anew: seeded, varied, and still of the task's relation kind (the grammar's relation words
+    for a C-mouth, an else branch, a condition)."""
+    import random
+
+    words = {"else": ("else", "second", "substack"), "condition": ("condition", "slot", "boolean",
+             "hexagonal", "input", "operand")}  # fmt: skip
+    varied = 0
+    for task in drawn[:120]:
+        first = [reinstruct(task, random.Random(7)) for _ in range(2)]
+        assert first[0] == first[1]  # seeded
+        texts = {reinstruct(task, random.Random(seed)) for seed in range(6)}
+        varied += len(texts) >= 3
+        kind = relation_kind(task)
+        for text in texts:
+            assert text.count("'") >= 2, text  # the block to drag is quoted
+            if kind in words:
+                assert any(w in text.lower() for w in words[kind]), (kind, text)
+    assert varied >= 100
 
 
 def test_the_oracle_solves_every_relation_kind_in_the_real_editor(drag_env):

@@ -26,6 +26,39 @@ def test_symbol_words_read_as_the_symbol_but_block_words_stay():
     assert tokens.decode(tokens.encode("add thing to list", 4)) == "add thing to list"
 
 
+def test_numbers_keep_their_value_and_colours_do_not():
+    """ "the 'repeat (-11)' block" names the block that shows -11, not the one that shows 10:
+    a number's id hashes its value (10 and 10.0 alike); colours (drawn at random in the
+    palette) all read as NUM."""
+    ids = tokens.encode("repeat (-11) 10 10.0 #ff00aa", 8)
+    minus_eleven, ten, ten_again, colour = ids[1:5]
+    assert tokens.is_number_id(np.array([minus_eleven, ten])).all()
+    assert minus_eleven != ten and ten == ten_again
+    assert colour == tokens.NUM
+    assert max(ids) < tokens.size()
+    assert tokens.decode(ids).startswith("repeat <n")
+
+
+def test_match_features_tell_blocks_apart_by_their_numbers():
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import match_features
+
+    elements = [
+        {"type": "block", "text": "repeat 10", "x": 400, "y": 100, "w": 90, "h": 40},
+        {"type": "block", "text": "repeat -11", "x": 400, "y": 300, "w": 90, "h": 40},
+    ]
+    arrays = encode_elements(elements)
+    ins = torch.as_tensor(tokens.encode("Put it inside the 'repeat (-11)' block", 64))[None]
+    quote = (ins == tokens.QUOTE).long().cumsum(1)
+    phrase = (quote == 1) & (ins != tokens.QUOTE)
+    feats = match_features(
+        ins, phrase, torch.as_tensor(arrays["element_tokens"])[None],
+        torch.as_tensor(arrays["element_box"])[None],
+    )[0]  # fmt: skip
+    jaccard, best = feats[:2, 2], feats[:2, 4]
+    assert jaccard[1] > jaccard[0] and best.tolist() == [0.0, 1.0]
+
+
 def test_long_element_lists_drop_chrome_before_blocks():
     chrome = [
         {"type": "button", "text": f"b{i}", "x": 0, "y": 0, "w": 1, "h": 1} for i in range(150)
@@ -232,3 +265,79 @@ def test_the_drop_target_is_read_from_the_phrase_that_does_not_name_the_grabbed_
     ):
         named = _target_overlap(tokens.encode(sentence, 64), texts, grab=0)
         assert named[:3].argmax() == 2, sentence
+
+
+def test_containers_find_the_first_block_of_each_mouth_and_only_the_c_rules_read_it():
+    """A block inside a C-block's mouth knows its C-block, and the first block of the mouth is
+    flagged (a drop "into the mouth" goes onto its corner); a block joined under it, a block
+    under the C-block and a block nested one mouth deeper are told apart. Only the C relations'
+    rules read the flag, and they see the size inputs only where it is 0."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import (
+        RELATIONS,
+        RULE_INPUTS,
+        RULE_INPUTS_C,
+        containers,
+        relation_rule_features,
+    )
+
+    elements = [
+        {"type": "block", "text": "forever", "x": 300, "y": 100, "w": 200, "h": 260},  # 0
+        {"type": "block", "text": "repeat 10", "x": 316, "y": 148, "w": 180, "h": 150},  # 1
+        {"type": "block", "text": "move 10 steps", "x": 332, "y": 196, "w": 120, "h": 48},  # 2
+        {"type": "block", "text": "turn 15 degrees", "x": 332, "y": 244, "w": 120, "h": 48},  # 3
+        {"type": "block", "text": "say hello", "x": 300, "y": 360, "w": 120, "h": 48},  # 4
+    ]
+    arrays = encode_elements(elements)
+    box = torch.as_tensor(arrays["element_box"])[None]
+    kinds = torch.as_tensor(arrays["element_type"])[None]
+    container, where = containers(box, kinds)
+    assert container[0, :5].tolist() == [0, 0, 1, 1, 4]  # the smallest C-block around each
+    assert where[0, :5, 0].tolist() == [0.0, 1.0, 1.0, 0.0, 0.0]  # first of its mouth
+    assert where[0, 1, 1].item() == pytest.approx(0.48, abs=0.02)  # 48 px below its C's top
+
+    k = box.shape[1]
+    base = torch.rand(1, k, len(RULE_INPUTS))
+    features = relation_rule_features(base, where[..., 0])
+    assert features.shape == (1, k, len(RELATIONS), len(RULE_INPUTS_C))
+    c_mouth, below = RELATIONS.index("c_mouth"), RELATIONS.index("below")
+    assert torch.equal(features[0, 1, c_mouth, : len(RULE_INPUTS)], torch.zeros(len(RULE_INPUTS)))
+    assert features[0, 1, c_mouth, len(RULE_INPUTS)] == 1.0
+    assert torch.equal(features[0, 0, c_mouth, : len(RULE_INPUTS)], base[0, 0])
+    assert torch.equal(features[0, 1, below, : len(RULE_INPUTS)], base[0, 1])
+    assert features[0, :, below, len(RULE_INPUTS) :].abs().sum() == 0
+
+
+def test_a_block_is_named_with_the_blocks_in_its_slots():
+    """ "'if <touching (mouse-pointer v)?> then'" names the C-block that holds the condition,
+    not the condition itself nor another 'if then' block: a block's words include those of the
+    blocks in its header's slots (and not those of the blocks in its mouth)."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import (
+        containers,
+        header_children,
+        match_features,
+    )
+
+    elements = [
+        {"type": "block", "text": "if then", "x": 300, "y": 100, "w": 260, "h": 140},  # 0
+        {"type": "block", "text": "touching mouse-pointer ?", "x": 330, "y": 104,
+         "w": 180, "h": 36},  # 1: in 0's condition slot
+        {"type": "block", "text": "say touching", "x": 316, "y": 148, "w": 120, "h": 48},  # 2
+        {"type": "block", "text": "if then", "x": 300, "y": 400, "w": 140, "h": 110},  # 3
+    ]  # fmt: skip
+    arrays = encode_elements(elements)
+    box = torch.as_tensor(arrays["element_box"])[None]
+    kinds = torch.as_tensor(arrays["element_type"])[None]
+    container, where = containers(box, kinds)
+    children = header_children(container, where)
+    assert children[0, 0, :4].tolist() == [0.0, 1.0, 0.0, 0.0]  # the condition, not the mouth
+    assert where[0, 1, 0] == 0 and where[0, 2, 0] == 1  # first of the mouth: 'say', not 1
+    ins = torch.as_tensor(tokens.encode("Put it below 'if <touching (mouse-pointer v)?> then'", 64))
+    quote = (ins[None] == tokens.QUOTE).long().cumsum(1)
+    phrase = (quote == 1) & (ins[None] != tokens.QUOTE)
+    el_tok = torch.as_tensor(arrays["element_tokens"])[None]
+    plain = match_features(ins[None], phrase, el_tok, box)[0]
+    joined = match_features(ins[None], phrase, el_tok, box, children)[0]
+    assert plain[:4, 4].tolist() == [0.0, 1.0, 0.0, 0.0]  # alone, the condition matches best
+    assert joined[:4, 4].tolist() == [1.0, 0.0, 0.0, 0.0]  # with its slots, the 'if' block

@@ -289,6 +289,38 @@ def _instruction(
     return grammar.instruction(rng, spot.kind, src, target, slot, extra)
 
 
+def reinstruct(task: DragTask, rng: random.Random) -> str:
+    """Another instruction for a generated task: the same scene, source and goal, worded anew by
+    the grammar (its templates, verbs and ways of naming blocks). Training uses it to show each
+    captured scene with many wordings; the task and its feasible regions do not change."""
+    from scratch_gym.program import catalogue
+    from scratch_gym.single_drag.tasks.kinds import edited_blocks, relation_kind, source_kind
+
+    project = task.build_project()
+    blocks = edited_blocks(task, project)
+    rel = task.main_relation()
+    kind = relation_kind(task, project)
+    target = blocks[rel.block]
+    empty = True
+    if kind in ("c_mouth", "else"):
+        ref = target.get("inputs", {}).get(rel.input or "")
+        empty = not (ref and ref[1])
+    spot = Spot(kind, rel.block, rel.input if rel.rel == "input" else None, empty=empty)
+    origin = source_kind(task, project)
+    if task.source.origin == "flyout":
+        opcode = task.source.opcode or ""
+    else:
+        opcode = blocks[task.source.block or ""]["opcode"]
+    spec = task.project
+    scene = Scene(
+        target=spec.get("target", "Sprite1"),
+        variables=list(spec.get("variables", [])),
+        lists=list(spec.get("lists", [])),
+    )
+    source_kind_ = BlockKind(catalogue.get(opcode))
+    return _instruction(rng, spot, origin, task.source, source_kind_, scene, blocks)
+
+
 def _literal(block: dict[str, Any], name: str) -> str | None:
     ref = block.get("inputs", {}).get(name)
     if ref and isinstance(ref[1], list) and len(ref[1]) > 1:

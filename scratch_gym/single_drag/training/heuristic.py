@@ -47,10 +47,10 @@ def quoted(ids: np.ndarray) -> list[list[int]]:
 def overlaps(phrase: Iterable[int], texts: np.ndarray) -> np.ndarray:
     """Per element (rows of token ids), the Jaccard overlap of its words with ``phrase``'s
     (padding and numbers left out; 0 for an element without words)."""
-    want = {int(t) for t in phrase} - {tokens.PAD, tokens.NUM}
+    want = {int(t) for t in phrase if t < tokens.number_base()} - {tokens.PAD, tokens.NUM}
     out = np.zeros(len(texts), np.float32)
     for i, row in enumerate(texts):
-        have = {int(t) for t in row} - {tokens.PAD, tokens.NUM}
+        have = {int(t) for t in row if t < tokens.number_base()} - {tokens.PAD, tokens.NUM}
         if have and want:
             out[i] = len(want & have) / len(want | have)
     return out

@@ -47,24 +47,37 @@ RELATIONS = RELATION_KINDS
 RULE_INPUTS = (
     "drop_w", "drop_h", "grabbed_w", "grabbed_h", "grabbed_stack_h", "grabbed_from_palette", "one",
 )  # fmt: skip
+# the C relations read two more inputs: whether the drop element is the first block inside a
+# mouth (then the grabbed corner goes onto its corner), and that for a block from the palette
+MOUTH_RELATIONS = ("c_mouth", "else")
+RULE_INPUTS_C = (*RULE_INPUTS, "first_in_mouth", "first_in_mouth_from_palette")
 FLYOUT_BLOCK = 1 + ELEMENT_TYPES.index("flyout_block")
 RULE_RCOND = 1e-3  # singular values below this share of the largest are dropped from the fit
 MATCH_FEATURES = 7  # per element and phrase, see ``match_features``
 MAX_RANK = 9  # ordinals the grammar writes: first .. ninth
+HEADER_PX = 10.0  # a block this close below its container's top sits in a slot, not a mouth
 
 
 def match_features(
-    ins: torch.Tensor, phrase: torch.Tensor, el_tok: torch.Tensor, box: torch.Tensor
+    ins: torch.Tensor,
+    phrase: torch.Tensor,
+    el_tok: torch.Tensor,
+    box: torch.Tensor,
+    children: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """How each element's text matches one phrase of the instruction, from token identity only
     (so a word never seen in training, hashed to the same id on both sides, matches as well as
-    a known one): the share of the element's words in the phrase, of the phrase's words in the
-    element, their Jaccard overlap, whether an unknown (hashed) word is shared, whether this is
-    the best overlap in the scene, where in the instruction its first shared word stands (0 the
+    a known one; numbers count as words, so "repeat (-11)" matches the block showing -11): the
+    share of the element's words in the phrase, of the phrase's words in the element, their
+    Jaccard overlap, whether an unknown (hashed) word or a number is shared, whether this is the
+    best overlap in the scene, where in the instruction its first shared word stands (0 the
     start, 1 the end or nowhere), and, among equally best elements, the reading-order rank (top
-    to bottom, then left to right) one-hot. Returns (B, K, MATCH_FEATURES + MAX_RANK).
+    to bottom, then left to right) one-hot. With ``children`` ((B, K, K), ``header_children``)
+    a block's words include those of the blocks in its slots: "'if <touching (mouse-pointer v)?>
+    then'" names the C-block, not the condition inside it. Returns (B, K, MATCH_FEATURES +
+    MAX_RANK).
     """
-    content = (ins != tokens.PAD) & (ins != tokens.QUOTE) & (ins != tokens.NUM)
+    content = (ins != tokens.PAD) & (ins != tokens.QUOTE) & (ins != tokens.NUM)  # NUM: a colour
     p_mask = phrase & content  # (B, L)
     e_mask = (el_tok != tokens.PAD) & (el_tok != tokens.NUM)  # (B, K, T)
     same = el_tok[..., :, None] == ins[:, None, None, :]  # (B, K, T, L)
@@ -76,11 +89,18 @@ def match_features(
     position = torch.arange(length, device=ins.device).expand_as(hit)
     first = torch.where(hit, position, length).min(-1).values.float() / length
     n_e = e_mask.float().sum(-1)
+    hashed = (same & (el_tok >= len(tokens.vocabulary()))[..., None]).flatten(-2).any(-1).float()
+    if children is not None:  # add the words of the blocks in each block's slots
+        hit = hit | (torch.bmm(children, hit.float()) > 0)
+        p_in_e = hit.float().sum(-1)
+        first = torch.where(hit, position, length).min(-1).values.float() / length
+        e_in_p = e_in_p + torch.bmm(children, e_in_p[..., None])[..., 0]
+        n_e = n_e + torch.bmm(children, n_e[..., None])[..., 0]
+        hashed = torch.maximum(hashed, (torch.bmm(children, hashed[..., None])[..., 0] > 0).float())
     n_p = p_mask.float().sum(-1, keepdim=True)
     share_e = e_in_p / n_e.clamp(min=1)
     share_p = p_in_e / n_p.clamp(min=1)
     jaccard = p_in_e / (n_e + n_p - p_in_e).clamp(min=1)
-    hashed = (same & (el_tok >= len(tokens.vocabulary()))[..., None]).flatten(-2).any(-1).float()
     score = jaccard + 0.001 * share_p  # ties broken by covering more of the phrase
     best = (score >= score.max(1, keepdim=True).values - 1e-6) & (score > 0)
     y, x = box[..., 1], box[..., 0]
@@ -162,6 +182,73 @@ def script_heads(
     return head, ends.float()
 
 
+def phrase_masks(ins: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Per instruction token: its segment (0 before, 1 in, 2 between, 3 in, 4 after the quoted
+    phrases), whether it is a word, and whether it is a word of the first (the block to grab)
+    or of the second quoted phrase (the block to drop on)."""
+    segment = (ins == tokens.QUOTE).long().cumsum(1).clamp(max=4)
+    word = (ins != tokens.PAD) & (ins != tokens.QUOTE)
+    return segment, word, word & (segment == 1), word & (segment == 3)
+
+
+def mouth_firsts(obs: dict[str, torch.Tensor]) -> torch.Tensor:
+    """(B, K) 1.0 where the element is the first block inside a C-block's mouth (``containers``)."""
+    box, kinds = obs["element_box"].float(), obs["element_type"].long()
+    return containers(box, kinds)[1][..., 0]
+
+
+def containers(box: torch.Tensor, kinds: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Which C-block mouth each canvas block sits in, from the boxes alone: (B, K) the index of
+    the smallest other canvas block whose box holds the block's top-left corner and starts left
+    of it (every other element: itself), and (B, K, 2) per block [first: 1.0 where it is the
+    first block of its mouth (nothing joined above it, at least ``HEADER_PX`` below the top:
+    a reporter in a slot of the header is not), its top below its container's top in
+    ``OFFSET_PX`` units]. "Into the mouth of 'A'" is a drop onto the corner of the first block
+    inside 'A' when the mouth holds blocks (the new block goes where that one is)."""
+    px = box.float() * torch.as_tensor(SCREEN)
+    x, y, w, h = px.unbind(-1)
+    block = kinds == BLOCK
+    cx, cy = x + 2.0, y + 2.0  # just inside each block's corner
+    inside = (x[:, None, :] + 3.0 < x[:, :, None]) & (cx[:, :, None] <= (x + w)[:, None, :])
+    inside &= (y[:, None, :] < cy[:, :, None]) & (cy[:, :, None] <= (y + h)[:, None, :])
+    inside &= block[:, None, :] & block[:, :, None]  # [b, i, j]: i's corner lies in block j
+    area = (w * h)[:, None, :].expand_as(inside).masked_fill(~inside, float("inf"))
+    held = inside.any(-1)
+    own = torch.arange(kinds.shape[1], device=kinds.device).expand_as(kinds)
+    container = torch.where(held, area.argmin(-1), own)
+    head, _ = script_heads(box, kinds)
+    below_px = (y - torch.gather(y, 1, container)) * held.float()
+    first = held & (head == own) & (below_px >= HEADER_PX)  # not a reporter in a slot
+    return container, torch.stack([first.float(), below_px / OFFSET_PX], -1)
+
+
+def header_children(container: torch.Tensor, where: torch.Tensor) -> torch.Tensor:
+    """(B, K, K) 1.0 at [b, j, i] where block i sits in a slot of block j (from ``containers``:
+    inside j and within ``HEADER_PX`` of its top, where a mouth's blocks never start)."""
+    own = torch.arange(container.shape[1], device=container.device).expand_as(container)
+    slot = (container != own) & (where[..., 1] * OFFSET_PX < HEADER_PX)
+    adjacency = nn.functional.one_hot(container, container.shape[1]).float()  # [b, i, j]
+    return (adjacency * slot[..., None].float()).transpose(1, 2)
+
+
+def relation_rule_features(base: torch.Tensor, in_mouth: torch.Tensor) -> torch.Tensor:
+    """(B, K, R, RULE_INPUTS_C): ``rule_features`` per relation kind. The C relations (into a
+    mouth) read ``first_in_mouth`` and see the other inputs only where it is 0: a drop
+    onto the first block inside the mouth keeps a constant offset (one for a block from the
+    palette, one for a canvas block), a drop onto the C-block itself (an empty mouth) the size
+    rule. The other relations never read it."""
+    r = len(RELATIONS)
+    out = torch.zeros((*base.shape[:2], r, len(RULE_INPUTS_C)), dtype=base.dtype)
+    out[..., : base.shape[-1]] = base[:, :, None, :]
+    palette = base[..., RULE_INPUTS.index("grabbed_from_palette")]
+    for kind in MOUTH_RELATIONS:
+        i = RELATIONS.index(kind)
+        out[:, :, i, : base.shape[-1]] *= (1.0 - in_mouth)[..., None]
+        out[:, :, i, -2] = in_mouth
+        out[:, :, i, -1] = in_mouth * palette  # a new block's corner sits a few px off
+    return out
+
+
 def rule_features(
     size: torch.Tensor, stack: torch.Tensor, kinds: torch.Tensor, grab: torch.Tensor
 ) -> torch.Tensor:
@@ -188,21 +275,24 @@ class DragPolicyNet(nn.Module):
     embeddings and by ``match_features`` (token identity, so unknown names match too); the drop
     head also sees the grabbed element (its box: a stack's height decides a drop above it),
     where each input sits (``slot_holders``: its block as the target phrase names it, and its
-    place among that block's inputs) and each canvas block's script (``script_heads``: its top
-    block as the target phrase names it, and whether it ends the stack).
+    place among that block's inputs), each canvas block's script (``script_heads``: its top
+    block as the target phrase names it, and whether it ends the stack) and the mouth it sits
+    in (``containers``: its C-block as the target phrase names it, and whether it is the
+    first block there).
 
     The drop offset is a geometric rule plus a learned correction: a relation head reads the
     relation kind (``RELATIONS``, trained on the generated tasks' kinds) from the instruction
-    and the grabbed element (its type and box: a hat only goes above, a reporter only into a
-    slot), and each kind has a linear rule from the drop element's size and the grabbed
-    element's size and stack height (below a block: one block height down; above a stack: the
-    dragged stack's height up; into a mouth: one arm in and one header down; into a slot: onto
-    the input). The rules have 98 parameters in all, so they hold on scenes no training task
-    showed."""
+    and the grabbed element (its type, box and words: a hat only goes above, a reporter only
+    into a slot, a "?" block into a condition), and each kind has a linear rule from the drop
+    element's size and the grabbed element's size and stack height (below a block: one block
+    height down; above a stack: the dragged stack's height up; into an empty mouth: one arm in
+    and one header down; into a mouth that holds blocks: onto its first block's corner; into a
+    slot: onto the input). The rules have 126 parameters in all, so they hold on scenes no
+    training task showed."""
 
     def __init__(self, width: int = 64, hidden: int = 128, dropout: float = 0.3) -> None:
         super().__init__()
-        vocab = tokens.size()
+        vocab = tokens.number_base()  # numbers share NUM's embedding (``_as_embedded``)
         self.config = {"width": width, "hidden": hidden, "dropout": dropout}
         self.tok = nn.Embedding(vocab, width, padding_idx=tokens.PAD)
         self.segment = nn.Embedding(5, width)  # before, in, between, in, after the quotes
@@ -213,6 +303,7 @@ class DragPolicyNet(nn.Module):
         self.match_all = nn.Linear(MATCH_FEATURES + MAX_RANK, width)
         self.slot_rank = nn.Linear(MAX_RANK, width)
         self.script = nn.Linear(MATCH_FEATURES + MAX_RANK + 1, width)
+        self.mouth = nn.Linear(MATCH_FEATURES + MAX_RANK + 2, width)
 
         def mlp(inputs: int, outputs: int) -> nn.Sequential:
             return nn.Sequential(
@@ -222,12 +313,12 @@ class DragPolicyNet(nn.Module):
             )  # fmt: skip
 
         self.grab_head = mlp(7, 3)  # logit, offset (2)
-        self.drop_head = mlp(13, 3)
+        self.drop_head = mlp(14, 3)
         self.relation = nn.Sequential(
-            nn.Linear(3 * width, hidden), nn.ReLU(), nn.Linear(hidden, len(RELATIONS))
+            nn.Linear(4 * width, hidden), nn.ReLU(), nn.Linear(hidden, len(RELATIONS))
         )  # fmt: skip
         # per relation kind: offset (x, y) from RULE_INPUTS, in OFFSET_PX units
-        self.rules = nn.Parameter(torch.zeros(len(RELATIONS), len(RULE_INPUTS), 2))
+        self.rules = nn.Parameter(torch.zeros(len(RELATIONS), len(RULE_INPUTS_C), 2))
 
     @staticmethod
     def _bag(emb: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -237,21 +328,21 @@ class DragPolicyNet(nn.Module):
     def encode(self, obs: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
         """Per-element features and the grab logits/offsets (the drop waits for the grab)."""
         ins = obs["instruction"].long()
-        segment = (ins == tokens.QUOTE).long().cumsum(1).clamp(max=4)
-        emb = self.tok(ins)
-        word = (ins != tokens.PAD) & (ins != tokens.QUOTE)
-        src_mask, tgt_mask = word & (segment == 1), word & (segment == 3)
+        segment, word, src_mask, tgt_mask = phrase_masks(ins)
+        emb = self.tok(_as_embedded(ins))
         src_phrase, tgt_phrase = self._bag(emb, src_mask), self._bag(emb, tgt_mask)
         _, h = self.read(emb + self.segment(segment))
         context = h[-1]
         el_tok = obs["element_tokens"].long()
-        words = self._bag(self.tok(el_tok), el_tok != tokens.PAD)
+        words = self._bag(self.tok(_as_embedded(el_tok)), el_tok != tokens.PAD)
         box = obs["element_box"].float()
         centre = box[..., :2] + box[..., 2:] / 2
         kinds = obs["element_type"].long()
         shape = self.kind(kinds) + self.box(torch.cat([box, centre], -1))
-        m_src = self.match(match_features(ins, src_mask, el_tok, box))
-        tgt_features = match_features(ins, tgt_mask, el_tok, box)
+        container, where = containers(box, kinds)
+        children = header_children(container, where)
+        m_src = self.match(match_features(ins, src_mask, el_tok, box, children))
+        tgt_features = match_features(ins, tgt_mask, el_tok, box, children)
         m_tgt = self.match(tgt_features)
         holder, slot_rank = slot_holders(box, kinds)
         # an input's holder block as the target phrase names it, and its place in that block
@@ -261,6 +352,9 @@ class DragPolicyNet(nn.Module):
         m_script = self.script(
             torch.cat([_gather(tgt_features, head), ends[..., None]], -1)
         )  # fmt: skip
+        # a block's mouth as the target phrase names its C-block, and whether it starts there
+        m_mouth = self.mouth(torch.cat([_gather(tgt_features, container), where], -1))
+        in_mouth = where[..., 0]
         m_all = self.match_all(match_features(ins, word, el_tok, box))  # quotes or not
         k = words.shape[1]
         ctx = context[:, None].expand(-1, k, -1)
@@ -294,11 +388,14 @@ class DragPolicyNet(nn.Module):
                     m_holder,
                     self.slot_rank(slot_rank),
                     m_script,
+                    m_mouth,
                 ],
                 -1,
             ),  # fmt: skip
             "shape": shape,
+            "words": words,
             "drop_ok": drop_ok,
+            "in_mouth": in_mouth,
         }
 
     def drop(self, state: dict[str, torch.Tensor], grab: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -306,12 +403,16 @@ class DragPolicyNet(nn.Module):
         b = torch.arange(len(grab))
         k = state["shape"].shape[1]
         grabbed_shape = state["shape"][b, grab]
-        relation_logits = self.relation(torch.cat([state["relation_inputs"], grabbed_shape], -1))
+        grabbed_words = state["words"][b, grab]  # "?", "<", "and": a boolean, not a reporter
+        relation_logits = self.relation(
+            torch.cat([state["relation_inputs"], grabbed_shape, grabbed_words], -1)
+        )
         grabbed = grabbed_shape[:, None].expand(-1, k, -1)
         d = self.drop_head(torch.cat([state["drop_inputs"], grabbed], -1))
         neg = torch.finfo(d.dtype).min / 2
-        features = rule_features(state["size"], state["stack"], state["kinds"], grab)
-        by_kind = torch.einsum("bkf,rfo->bkro", features, self.rules)  # (B, K, R, 2)
+        base = rule_features(state["size"], state["stack"], state["kinds"], grab)
+        features = relation_rule_features(base, state["in_mouth"])
+        by_kind = torch.einsum("bkrf,rfo->bkro", features, self.rules)  # (B, K, R, 2)
         kind = relation_logits.softmax(-1)  # (B, R)
         rule = (by_kind * kind[:, None, :, None]).sum(2)
         return {
@@ -332,6 +433,12 @@ class DragPolicyNet(nn.Module):
             "grab_offset": state["grab_offset"],
             **self.drop(state, grab),
         }
+
+
+def _as_embedded(ids: torch.Tensor) -> torch.Tensor:
+    """Token ids for the learned embeddings: every number reads as ``NUM`` (which number it is
+    matters only to ``match_features``, which compares the ids themselves)."""
+    return ids.masked_fill(ids >= tokens.number_base(), tokens.NUM)
 
 
 def _gather(features: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
@@ -437,7 +544,7 @@ class Targets:
         return (self.end - self.start + src - tgt) / OFFSET_PX
 
     def fitted_rules(self, pool: Pool) -> np.ndarray:
-        """(R, RULE_INPUTS, 2): per relation kind, the minimum-norm least-squares linear rule to
+        """(R, RULE_INPUTS_C, 2): per relation kind, the minimum-norm least-squares linear rule to
         ``drop_offsets`` (zero for a kind with too few rows): the rules' starting point.
         Directions the kind's rows do not tell apart (a reporter's height and its stack height
         are one number) get no weight, so a scene where they differ moves the drop a little,
@@ -447,13 +554,20 @@ class Targets:
         kinds = torch.as_tensor(pool.elements["element_type"][self.task])
         size = box[..., 2:].float() * torch.as_tensor(SCREEN[2:]) / OFFSET_PX
         stack = stack_heights(box, kinds) / OFFSET_PX
-        features = rule_features(size, stack, kinds, torch.as_tensor(self.grab))
-        x = features[b, self.drop].double().numpy()
+        base = rule_features(size, stack, kinds, torch.as_tensor(self.grab))
+        obs = {
+            "instruction": torch.as_tensor(pool.instructions["baseline"][self.task]),
+            "element_box": box,
+            "element_tokens": torch.as_tensor(pool.elements["element_tokens"][self.task]),
+            "element_type": kinds,
+        }
+        features = relation_rule_features(base, mouth_firsts(obs))
         y = self.drop_offsets(pool)
-        rules = np.zeros((len(RELATIONS), len(RULE_INPUTS), 2), np.float32)
+        rules = np.zeros((len(RELATIONS), len(RULE_INPUTS_C), 2), np.float32)
         for r in range(len(RELATIONS)):
             rows = self.relation == r
             if rows.sum() >= 10:
+                x = features[b, self.drop, r].double().numpy()
                 rules[r] = fit_linear_rule(x[rows], y[rows])
         return rules
 
@@ -497,6 +611,8 @@ def bc_targets(pool: Pool) -> Targets:
         )  # fmt: skip
         if drop < 0:
             continue
+        if RELATIONS[relation] in MOUTH_RELATIONS:
+            drop = _first_in_mouth(boxes[i], kinds[i], connection, drop, exclude=grab)
         rows.append((i, grab, drop, tuple(anchor), tuple(end), relation))
     if not rows:
         raise ValueError("no pooled task has a usable oracle drag")
@@ -528,6 +644,21 @@ def _target_overlap(instruction: np.ndarray, element_tokens: np.ndarray, grab: i
     first, second = instruction[(quote == 1) & words], instruction[(quote == 3) & words]
     by_first, by_second = overlaps(first, element_tokens), overlaps(second, element_tokens)
     return by_first if by_first[grab] < by_second[grab] else by_second
+
+
+def _first_in_mouth(
+    boxes: np.ndarray, kinds: np.ndarray, point: np.ndarray, c_block: int, exclude: int
+) -> int:
+    """The block whose corner is at ``point`` inside ``c_block`` (the first block of the mouth
+    the drop goes into: the new block takes its place), else ``c_block`` (an empty mouth)."""
+    cx, cy = boxes[c_block, :2]
+    for j, (x, y, _, _) in enumerate(boxes):
+        if j in (exclude, c_block) or int(kinds[j]) != BLOCK:
+            continue
+        # a new block from the palette lands a few px right of the corner it takes
+        if -16 <= x - point[0] <= 4 and abs(y - point[1]) <= 4 and x > cx + 3 and y > cy:
+            return j
+    return c_block
 
 
 def _nearest(
