@@ -5,11 +5,13 @@ virtualenv; their ``results.py`` reads the result folders."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from scratch_gym.serve.dropin import run_results, run_task_runner
+from scratch_gym.serve.dropin import VENV_SCRIPT, run_results, run_task_runner
 from scratch_gym.serve.scripted_agents import (
     described,
     embedding,
@@ -18,7 +20,23 @@ from scratch_gym.serve.scripted_agents import (
 )
 from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint
 from tests.serve.conftest import require_checkout
-from tests.serve.test_their_runner import TASK, require_client_venv
+from tests.serve.test_their_runner import TASK, VENV, require_client_venv
+from tests.shared_data import REQUIRE_SHARED
+
+AGENT_S2_IMPORTS = (
+    "import anthropic, backoff, sklearn, tiktoken, pytesseract; from google import genai"
+)
+
+
+def require_agent_s2_packages(python: Path) -> None:
+    """Skip (fail under SCRATCH_GYM_REQUIRE_SHARED=1) when the client venv predates Agent-S2's
+    packages."""
+    if subprocess.run([str(python), "-c", AGENT_S2_IMPORTS], capture_output=True).returncode == 0:
+        return
+    reason = f"the client venv {VENV} lacks Agent-S2's packages: rebuild it with `{VENV_SCRIPT} {VENV}`"  # fmt: skip
+    if os.environ.get(REQUIRE_SHARED) == "1":
+        pytest.fail(reason)
+    pytest.skip(reason)
 
 
 def test_the_grounders_point_maps_back_to_the_oracles_pixel():
@@ -69,6 +87,8 @@ def test_embeddings_are_deterministic_unit_vectors():
 def _their_run(served, tmp_path: Path, agent: str, mode: str) -> tuple[dict, str]:
     checkout = require_checkout()
     python = require_client_venv()
+    if agent == "agent-s2":
+        require_agent_s2_packages(python)
     serve_url = served.url if mode == "primitive" else None
     with ScriptedEndpoint(checkout, serve_url=serve_url) as endpoint:
         run = run_task_runner(
