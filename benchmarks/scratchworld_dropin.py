@@ -11,8 +11,11 @@ service started with ``--oracle-channel``. Measured: ``runs``, ``agents``, ``mod
 ``success``), ``session_open_s_p50`` (``POST /sessions`` answered, timed here on the same
 service), ``action_ms_p50`` and ``action_ms_p50_primitive`` (the ``meta.duration_ms`` of every
 action the runner executed, from their interaction logs), ``mismatches`` (composite turns whose
-pseudocode was not the plan's), ``runner_wall_s`` and ``runner_wall_s_primitive``. Not measured
-yet (``null``): Agent-S2 and AWM, ``verdict_agreement``.
+pseudocode was not the plan's), ``runner_wall_s`` and ``runner_wall_s_primitive``. Then their
+other agents (``--agents``, default both): AWM in composite and primitive mode, Agent-S2 in
+primitive mode (``scratchworld_dropin_agents.py``); ``agents`` lists every agent that ran,
+``agent_success`` gives each one's success rate by mode and ``runner_wall_s_agents`` their runner
+wall times. Not measured yet (``null``): ``verdict_agreement``.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ from scratch_gym.serve.dropin import (  # noqa: E402
     task_category,
 )
 from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from scratchworld_dropin_agents import agent_success, run_agents  # noqa: E402
 
 TASKS = "say_hello,hide_show_sprite,ask_and_echo,celsius_to_fahrenheit"
 
@@ -87,8 +93,8 @@ def action_times(result: dict) -> list[float]:
     return out
 
 
-def success(rows: list[tuple], mode: str) -> float | None:
-    mine = [r[3] for r in rows if r[1] == mode]
+def success(rows: list[tuple], mode: str, agent: str = "scratch-agent") -> float | None:
+    mine = [r[3] for r in rows if r[1] == mode and r[2] == agent]
     return sum(mine) / len(mine) if mine else None
 
 
@@ -103,6 +109,7 @@ def main() -> int:
     parser.add_argument("--tasks", default=TASKS)
     parser.add_argument("--parallel", type=int, default=2, help="composite runs at once")
     parser.add_argument("--max-steps", type=int, default=150, help="their runner's --max_steps")
+    parser.add_argument("--agents", default="awm,agent-s2", help="their agents run after scratch-agent")  # fmt: skip
     args = parser.parse_args()
     checkout = args.scratchworld.resolve()
     python = client_python(args.client_venv)
@@ -127,6 +134,10 @@ def main() -> int:
                         actions_ms[mode] += action_times(result)
                         rows.append((task, mode, "scratch-agent", result.get("success") is True, (result.get("agent_interaction") or {}).get("steps_used")))  # fmt: skip
                     summaries.append(run_results(python, checkout, run.result_dir).returncode == 0)
+            agents = [a for a in args.agents.split(",") if a]
+            more, wall_agents, read = run_agents(python, checkout, url, endpoint.base_url, tasks, agents, args.max_steps, args.parallel)  # fmt: skip
+            rows += more
+            summaries += read
             mismatches = endpoint.mismatches
     finally:
         server.should_exit = True
@@ -137,7 +148,8 @@ def main() -> int:
     print(f"their results.py: {'reads the folders' if all(summaries) else 'failed'}; runner wall " + ", ".join(f"{m} {w:.1f} s" for m, w in wall.items()))  # fmt: skip
     out = {
         "runs": len(rows),
-        "agents": ["scratch-agent"],
+        "agents": list(dict.fromkeys(r[2] for r in rows)),
+        "agent_success": agent_success(rows),
         "modes": ["composite", "primitive"],
         "parallel": args.parallel,
         "scripted_success_composite": success(rows, "composite"),
@@ -149,6 +161,7 @@ def main() -> int:
         "action_ms_p50_primitive": p50(actions_ms["primitive"]),
         "runner_wall_s": round(wall["composite"], 1),
         "runner_wall_s_primitive": round(wall["primitive"], 1),
+        "runner_wall_s_agents": wall_agents,
     }
     print(json.dumps(out))
     return 0

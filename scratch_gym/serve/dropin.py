@@ -5,7 +5,9 @@ with their client's virtualenv, see ``scripts/scratchworld_client_venv.sh``) aga
 Their runner reads ``agent-config.json`` and ``.env`` from its working folder and writes
 ``result_<model>_<mode>_<agent>/<type>/<task>/result.json`` there; it reads the task list from
 ``--tasks_dir``. :func:`run_task_runner` lays out that folder (a task list, links to the
-checkout's task folders, their agent-config.json format pointing at the endpoint) and runs it.
+checkout's task folders, their agent-config.json format pointing at the endpoint, for Agent-S2 an
+empty ``kb_scratch/linux/`` knowledge base) and runs it. Agent-S2 (their ``Agent-S/``, which their
+README installs with ``pip install -e``) is imported from the checkout through ``PYTHONPATH``.
 """
 
 from __future__ import annotations
@@ -53,6 +55,11 @@ def agent_config(llm_base_url: str) -> dict[str, Any]:
             "documents": dict(DOCUMENTS),
         },
         "agent-s2": {
+            "embedding_engine": {
+                "embedding_model": "scripted-embedding",
+                "base_url": llm_base_url,
+                "api_key": "scripted",
+            },
             "grounding_engine": {
                 "engine_type": "openai",
                 "model": "scripted-oracle",
@@ -119,6 +126,13 @@ def run_task_runner(
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     env.pop("PYTHONPATH", None)
+    if agent == "agent-s2":
+        # their README installs Agent-S/ with `pip install -e`; the checkout's copy is imported
+        # instead, so the client venv stays independent of any checkout
+        env["PYTHONPATH"] = str(checkout / "Agent-S")
+        # Agent-S2's knowledge base: the runner copies kb_scratch/ to kb_scratch_<model>/, whose
+        # linux/ folder Agent-S2 writes its memory files into
+        (workdir / "kb_scratch" / "linux").mkdir(parents=True, exist_ok=True)
     cmd = [
         str(python),
         str(checkout / "task_runner.py"),

@@ -41,6 +41,10 @@ primitive API (``click``/``drag_and_drop``/``scroll``/``type``/``key``/``hotkey`
 pixels); see :mod:`scratch_gym.serve.scripted_primitive`. Without ``--serve`` such a turn gets
 ``{"api": "failed"}`` with the reason. A request repeated verbatim (a client's retry) gets the
 same answer again: no oracle moves twice for one turn.
+
+**Agent-S2 and AWM** (their runner's ``--agent agent-s2`` and ``--agent awm``): their requests are
+recognised by role and answered from the same oracles (and ``POST /v1/embeddings`` serves
+Agent-S2's knowledge base); see :mod:`scratch_gym.serve.scripted_agents`.
 """
 
 from __future__ import annotations
@@ -274,6 +278,12 @@ class ScriptedEndpoint:
                     self._send(404, {"error": {"message": "not found"}})
 
             def do_POST(self) -> None:  # noqa: N802
+                if self.path.rstrip("/").endswith("/embeddings"):  # Agent-S2's knowledge base
+                    from scratch_gym.serve.scripted_agents import embeddings
+
+                    length = int(self.headers.get("Content-Length", 0))
+                    self._send(200, embeddings(json.loads(self.rfile.read(length) or b"{}")))
+                    return
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     self._send(404, {"error": {"message": "not found"}})
                     return
@@ -345,8 +355,11 @@ class ScriptedEndpoint:
         return text
 
     def _answer(self, messages: list[dict[str, Any]]) -> str:
+        from scratch_gym.serve.scripted_agents import answer as agents_answer
         from scratch_gym.serve.scripted_primitive import PRIMITIVE_MARK
 
+        if (text := agents_answer(self, messages)) is not None:  # Agent-S2's and AWM's roles
+            return text
         system = system_text(messages)
         task = self.task_of(system)
         step = next_step(messages)

@@ -1,0 +1,59 @@
+"""Their runner with their other agents, for ``scratchworld_dropin.py``: Agent-S2 (primitive
+mode, the only one ScratchWorld runs it in) and AWM (composite, then primitive), each on the
+benchmark's tasks in one working folder of its own, so their memories (Agent-S2's knowledge base,
+AWM's workflows) carry over from task to task as in their runs."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from scratch_gym.serve.dropin import run_results, run_task_runner, task_category
+
+AGENT_MODES = {"awm": ("composite", "primitive"), "agent-s2": ("primitive",)}
+
+Row = tuple[str, str, str, bool, Any]  # task, mode, agent, success, steps used
+
+
+def run_agents(
+    python: Path,
+    checkout: Path,
+    url: str,
+    llm_base_url: str,
+    tasks: list[str],
+    agents: list[str],
+    max_steps: int,
+    parallel: int,
+) -> tuple[list[Row], dict[str, float], list[bool]]:
+    """``(rows, runner wall seconds by "agent/mode", whether results.py read each folder)``.
+    Composite runs go ``parallel`` at once, primitive ones one at a time (the endpoint tells
+    primitive sessions apart by their project)."""
+    rows: list[Row] = []
+    wall: dict[str, float] = {}
+    read: list[bool] = []
+    for agent in agents:
+        for mode in AGENT_MODES.get(agent, ()):
+            with tempfile.TemporaryDirectory() as tmp:
+                t0 = time.perf_counter()
+                run = run_task_runner(
+                    python, checkout, Path(tmp), url, llm_base_url, tasks, mode=mode, agent=agent,
+                    max_steps=max_steps, parallel=parallel if mode == "composite" else 1,
+                    timeout=3600,
+                )  # fmt: skip
+                wall[f"{agent}/{mode}"] = round(time.perf_counter() - t0, 1)
+                for task in tasks:
+                    result = run.result(task, task_category(checkout, task)) or {}
+                    steps = (result.get("agent_interaction") or {}).get("steps_used")
+                    rows.append((task, mode, agent, result.get("success") is True, steps))
+                read.append(run_results(python, checkout, run.result_dir).returncode == 0)
+    return rows, wall, read
+
+
+def agent_success(rows: list[Row]) -> dict[str, dict[str, float]]:
+    """Their verdict's success rate, by agent and mode."""
+    out: dict[str, dict[str, list[bool]]] = {}
+    for _, mode, agent, ok, _ in rows:
+        out.setdefault(agent, {}).setdefault(mode, []).append(ok)
+    return {a: {m: sum(v) / len(v) for m, v in modes.items()} for a, modes in out.items()}
