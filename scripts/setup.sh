@@ -47,7 +47,8 @@ echo "== the pinned Scratch editor"
 
 # ScratchWorld's own client (task_runner.py) runs in a separate venv: tests/serve drives it
 # unmodified against `scratch-gym serve` (docs/serve.md).
-if [ ! -x .scratchworld-client-venv/bin/python ]; then
+# (rebuilt when it lacks a package the script now pins, e.g. after Agent-S2's were added)
+if ! .scratchworld-client-venv/bin/python -c "import requests, openai, anthropic, sklearn, tiktoken; from google import genai" 2>/dev/null; then
   echo "== ScratchWorld's client venv (.scratchworld-client-venv)"
   bash scripts/scratchworld_client_venv.sh .scratchworld-client-venv "$PY"
 fi
