@@ -1,0 +1,74 @@
+"""ScratchWorld's own, unmodified Single-Step Drag runner (``run_single_step_drag_benchmark.py
+--api-port PORT``) against ``scratch-gym serve`` and the scripted endpoint's drag oracle, in their
+client's virtualenv: serve sets each task's view as scratch-gym imports it, the endpoint answers
+the oracle's drag, and their own connection check records the verdict."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlparse
+
+import pytest
+
+from scratch_gym.serve.composite import _with_ids
+from scratch_gym.serve.dropin import run_drag_runner
+from scratch_gym.serve.scripted_drag import DRAG_MARK, DragPlayer, DragTaskUnknown, drag_reply
+from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint
+from tests.serve.conftest import require_checkout
+from tests.serve.test_their_runner import require_client_venv
+from tests.shared_data import require_shared
+
+# a canvas block above a stack (T1), a palette variable into an input of another sprite (T2)
+TASKS = ["T1_001", "T2_025"]
+
+
+def test_the_reply_is_in_their_drag_format():
+    text = drag_reply("T1_001", (540, 285), (655, 300))
+    assert "drag(start_point='<point>540 285</point>', end_point='<point>655 300</point>')" in text
+
+
+def test_structure_lines_carry_their_ids():
+    text = "#1 [top] event_whenflagclicked\n- field X: 1\n  #2 looks_say\n"
+    idx = {"1": {"id": "a"}, "2": {"id": "b"}}
+    assert _with_ids(text, idx) == (
+        "#1 [top] event_whenflagclicked [ID: a]\n- field X: 1\n  #2 looks_say [ID: b]\n"
+    )
+
+
+def test_the_drag_task_is_the_one_the_prompt_quotes():
+    checkout = require_checkout()
+    require_shared(checkout / "single_step_drag_benchmark" / "tasks" / "T1_001.json")
+    player = DragPlayer(checkout)
+    task = json.loads((checkout / "single_step_drag_benchmark/tasks/T2_025.json").read_text())
+    system = f"You are an AI assistant ... Your task is: {task['instruction']}\n\n{DRAG_MARK}."
+    name, ours = player.task_of(system)
+    assert name == "T2_025" and ours.id == "scratchworld-T2_025"
+    with pytest.raises(DragTaskUnknown):
+        player.task_of(f"Your task is: drag nothing\n\n{DRAG_MARK}.")
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_their_drag_runner_succeeds_with_the_drag_oracle(served, tmp_path):
+    checkout = require_checkout()
+    require_shared(checkout / "run_single_step_drag_benchmark.py")
+    python = require_client_venv()
+    port = urlparse(served.url).port
+    with ScriptedEndpoint(checkout, serve_url=served.url) as endpoint:
+        run = run_drag_runner(python, checkout, tmp_path, port, endpoint.base_url, TASKS)
+        drags = endpoint.drags
+        oracle = {name: endpoint.drag.drag(endpoint.drag.tasks()[name]) for name in TASKS}
+    assert run.returncode == 0, run.output[-4000:]
+    assert drags == len(TASKS)
+    for name in TASKS:
+        result = run.result(name)
+        assert result is not None, run.output[-4000:]
+        (sx, sy), (ex, ey) = oracle[name]
+        assert result["action"]["args"] == {"start_x": sx, "start_y": sy, "end_x": ex, "end_y": ey}
+        assert result["execution_result"]["success"] is True
+        assert result["evaluation_result"] is True, run.output[-4000:]
+        assert result["success"] is True
+        exported = run.result_dir / name / "1" / result["exported_file"]
+        assert exported.read_bytes()[:2] == b"PK"
+    summary = json.loads((run.result_dir / "summary.json").read_text())
+    assert [r["success"] for r in summary["results"]] == [True] * len(TASKS)
