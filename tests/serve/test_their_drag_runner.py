@@ -14,6 +14,7 @@ from scratch_gym.serve.composite import _with_ids
 from scratch_gym.serve.dropin import run_drag_runner
 from scratch_gym.serve.scripted_drag import DRAG_MARK, DragPlayer, DragTaskUnknown, drag_reply
 from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint
+from scratch_gym.serve.verdicts import Run, agreement, judge
 from tests.serve.conftest import require_checkout
 from tests.serve.test_their_runner import require_client_venv
 from tests.shared_data import require_shared
@@ -72,3 +73,18 @@ def test_their_drag_runner_succeeds_with_the_drag_oracle(served, tmp_path):
         assert exported.read_bytes()[:2] == b"PK"
     summary = json.loads((run.result_dir / "summary.json").read_text())
     assert [r["success"] for r in summary["results"]] == [True] * len(TASKS)
+    # scratch-gym's own verdict on the projects their runner exported agrees; the starting
+    # projects fail it
+    static = checkout / "scratch-gui" / "static"
+    runs = [
+        Run(
+            "drag",
+            name,
+            "scripted",
+            True,
+            run.result_dir / name / "1" / run.result(name)["exported_file"],
+        )  # fmt: skip
+        for name in TASKS
+    ] + [Run("drag", name, "start", False, static / f"{name}.sb3") for name in TASKS]
+    judge(checkout, runs)
+    assert [r.ours for r in runs] == [True, True, False, False] and agreement(runs) == 1.0
