@@ -90,7 +90,7 @@ def set_view(page: EditorPage, sid: str, task: Any, args: dict[str, Any]) -> dic
     page.settle(SETTLE_MS)
     scale = float(view.get("scale", task.view.scale))
     sx, sy = float(view.get("scroll_x", 0.0)), float(view.get("scroll_y", 0.0))
-    tx, ty = task.view.translate or (-sx * scale, -sy * scale)
+    tx, ty = (float(v) for v in view["origin"])  # the canvas' translation now
     data = {
         "success": True,
         "mode": "scratch-gym drag view",

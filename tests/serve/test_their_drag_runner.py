@@ -9,13 +9,17 @@ import json
 from urllib.parse import urlparse
 
 import pytest
+import requests
 
+from scratch_gym.program.projects import project_json
 from scratch_gym.serve.composite import _with_ids
 from scratch_gym.serve.dropin import run_drag_runner
 from scratch_gym.serve.scripted_drag import DRAG_MARK, DragPlayer, DragTaskUnknown, drag_reply
 from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint
+from scratch_gym.serve.scripted_primitive import RemoteChannel
 from scratch_gym.serve.verdicts import Run, agreement, judge
 from tests.serve.conftest import require_checkout
+from tests.serve.test_their_client import runner_setup
 from tests.serve.test_their_runner import require_client_venv
 from tests.shared_data import require_shared
 
@@ -46,6 +50,43 @@ def test_the_drag_task_is_the_one_the_prompt_quotes():
     assert name == "T2_025" and ours.id == "scratchworld-T2_025"
     with pytest.raises(DragTaskUnknown):
         player.task_of(f"Your task is: drag nothing\n\n{DRAG_MARK}.")
+
+
+@pytest.mark.browser
+def test_a_drag_tasks_workspace_state_sets_scratch_gyms_view(served):
+    checkout = require_checkout()
+    task = require_shared(checkout / "single_step_drag_benchmark" / "tasks" / "T1_011.json")
+    cfg = json.loads(task.read_text())["evaluation_config"]
+    state = cfg["workspace_state"]
+    call = {"api": "custom_js", "args": {"fn": "({ws}) => 1", "payload": state}}
+    sid = runner_setup(served.url, "T1_011", "T1_011.sb3")
+    url = f"{served.url}/sessions/{sid}"
+    try:
+        answer = requests.post(f"{url}/composite/execute", json=call, timeout=60).json()
+        assert answer["success"] is True, answer
+        data = answer["data"]  # no --allow-js: scratch-gym's view, none of the client's JS
+        assert data["task"] == "scratchworld-T1_011" and data["scale"] == pytest.approx(state["scale"])  # fmt: skip
+        assert (data["tx"], data["ty"]) == pytest.approx((state["tx"], state["ty"]), abs=1)
+        view = RemoteChannel(served.url, sid).bridge.view_state()  # the oracle channel
+        assert view["scale"] == pytest.approx(state["scale"])
+        body = {"api": "get_blocks_structure", "args": {}}
+        structure = requests.post(f"{url}/composite/execute", json=body, timeout=60).json()
+        blocks = structure["data"]["idToBlock"]
+        ref = blocks[cfg["reference_block_id"]]
+        project = project_json((checkout / "scratch-gui" / "static" / "T1_011.sb3").read_bytes())
+        ours = [t["blocks"][ref["id"]] for t in project["targets"] if ref["id"] in t["blocks"]]
+        assert ref["opcode"] == ours[0]["opcode"]  # (their file's reference_block_opcode errs)
+        assert ref["next"] == ours[0]["next"] and ref["parent"] == ours[0]["parent"]
+        assert {"parent", "next", "inputs", "fields", "screenBoundingBox"} <= set(ref)
+        assert f"[ID: {ref['id']}]" in structure["data"]["pseudocode"]
+    finally:
+        requests.delete(url, timeout=20)
+    sid = runner_setup(served.url, "say_hello", "default.sb3")  # not a drag task's project
+    url = f"{served.url}/sessions/{sid}"
+    try:
+        assert requests.post(f"{url}/composite/execute", json=call, timeout=60).status_code == 403
+    finally:
+        requests.delete(url, timeout=20)
 
 
 @pytest.mark.browser
