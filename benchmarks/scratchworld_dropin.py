@@ -15,13 +15,20 @@ pseudocode was not the plan's), ``runner_wall_s`` and ``runner_wall_s_primitive`
 other agents (``--agents``, default both): AWM in composite and primitive mode, Agent-S2 in
 primitive mode (``scratchworld_dropin_agents.py``); ``agents`` lists every agent that ran,
 ``agent_success`` gives each one's success rate by mode and ``runner_wall_s_agents`` their runner
-wall times. Not measured yet (``null``): ``verdict_agreement``.
+wall times. Their Single-Step Drag runner (``run_single_step_drag_benchmark.py --api-port``,
+unmodified) runs on ``--drag-tasks`` (default: the first task of each connection type, and
+T2_025), answered by the endpoint's drag oracle: ``drag_runs``, ``drag_success`` (their
+result.json's ``success``), ``runner_wall_s_drag``. ``verdict_agreement``: over every run above,
+the share where their recorded success equals scratch-gym's own verdict on the project their
+runner exported through serve at the end of the run (:mod:`scratch_gym.serve.verdicts`);
+``verdict_runs`` counts them and ``verdict_disagreements`` names the others.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import socket
 import statistics
 import sys
@@ -29,6 +36,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlparse
 
 import requests
 
@@ -37,16 +45,21 @@ sys.path.insert(0, str(ROOT))
 
 from scratch_gym.serve.dropin import (  # noqa: E402
     client_python,
+    run_drag_runner,
     run_results,
     run_task_runner,
     task_category,
 )
 from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint  # noqa: E402
+from scratch_gym.serve.verdicts import Run, agreement, judge  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from scratchworld_dropin_agents import agent_success, run_agents  # noqa: E402
+from scratchworld_dropin_agents import agent_success, run_agents, verdict_runs  # noqa: E402
 
 TASKS = "say_hello,hide_show_sprite,ask_and_echo,celsius_to_fahrenheit"
+# the first task of each connection type (parent, next, substack_2, substack_1, input), and a
+# palette variable dropped into another sprite's block
+DRAG_TASKS = "T1_001,T1_011,T2_001,T2_002,T2_016,T2_025"
 
 
 def free_port() -> int:
@@ -110,13 +123,18 @@ def main() -> int:
     parser.add_argument("--parallel", type=int, default=2, help="composite runs at once")
     parser.add_argument("--max-steps", type=int, default=150, help="their runner's --max_steps")
     parser.add_argument("--agents", default="awm,agent-s2", help="their agents run after scratch-agent")  # fmt: skip
+    parser.add_argument("--drag-tasks", default=DRAG_TASKS, help="their Single-Step Drag tasks")
     args = parser.parse_args()
     checkout = args.scratchworld.resolve()
     python = client_python(args.client_venv)
     if python is None:
         sys.exit(f"no client venv at {args.client_venv}: run scripts/scratchworld_client_venv.sh {args.client_venv}")  # fmt: skip
     tasks = [t for t in args.tasks.split(",") if t]
+    drag_tasks = [t for t in args.drag_tasks.split(",") if t]
     server, thread, url = start_serve(checkout, args.parallel)
+    keep = Path(tempfile.mkdtemp(prefix="scratchworld-dropin-"))  # exported projects, judged last
+    verdicts: list[Run] = []
+    drag_rows: list[tuple] = []
     rows: list[tuple] = []
     actions_ms: dict[str, list[float]] = {"composite": [], "primitive": []}
     wall: dict[str, float] = {}
@@ -125,7 +143,7 @@ def main() -> int:
         opens = session_open_times(url)
         with ScriptedEndpoint(checkout, serve_url=url) as endpoint:
             for mode, parallel in (("composite", args.parallel), ("primitive", 1)):
-                with tempfile.TemporaryDirectory() as tmp:
+                with tempfile.TemporaryDirectory(dir=keep) as tmp:
                     t0 = time.perf_counter()
                     run = run_task_runner(python, checkout, Path(tmp), url, endpoint.base_url, tasks, mode=mode, max_steps=args.max_steps, parallel=parallel)  # fmt: skip
                     wall[mode] = time.perf_counter() - t0
@@ -134,17 +152,41 @@ def main() -> int:
                         actions_ms[mode] += action_times(result)
                         rows.append((task, mode, "scratch-agent", result.get("success") is True, (result.get("agent_interaction") or {}).get("steps_used")))  # fmt: skip
                     summaries.append(run_results(python, checkout, run.result_dir).returncode == 0)
+                    verdicts += verdict_runs(run, checkout, tasks, f"scratch-agent/{mode}", keep)
+            if drag_tasks:
+                with tempfile.TemporaryDirectory(dir=keep) as tmp:
+                    t0 = time.perf_counter()
+                    drag = run_drag_runner(python, checkout, Path(tmp), urlparse(url).port or 0, endpoint.base_url, drag_tasks, timeout=3600)  # fmt: skip
+                    wall["drag"] = time.perf_counter() - t0
+                    for task in drag_tasks:
+                        result = drag.result(task) or {}
+                        ok = result.get("success") is True
+                        drag_rows.append((task, ok, (result.get("action") or {}).get("args")))
+                        sb3 = drag.result_dir / task / "1" / str(result.get("exported_file"))
+                        kept = keep / f"drag-{task}.sb3"
+                        if result.get("exported_file") and sb3.is_file():
+                            kept.write_bytes(sb3.read_bytes())
+                        verdicts.append(Run("drag", task, "drag", ok, kept if kept.is_file() else None))  # fmt: skip
             agents = [a for a in args.agents.split(",") if a]
-            more, wall_agents, read = run_agents(python, checkout, url, endpoint.base_url, tasks, agents, args.max_steps, args.parallel)  # fmt: skip
+            more, wall_agents, read, judged = run_agents(python, checkout, url, endpoint.base_url, tasks, agents, args.max_steps, args.parallel, keep)  # fmt: skip
             rows += more
             summaries += read
+            verdicts += judged
             mismatches = endpoint.mismatches
     finally:
         server.should_exit = True
         thread.join(60)
+    try:
+        judge(checkout, verdicts)
+    finally:
+        shutil.rmtree(keep, ignore_errors=True)
     print(f"{'task':28} {'mode':10} {'agent':14} {'success':8} steps")
     for task, mode, agent, ok, steps in rows:
         print(f"{task:28} {mode:10} {agent:14} {str(ok):8} {steps}")
+    for task, ok, drag_args in drag_rows:
+        print(f"{task:28} {'drag':10} {'drag runner':14} {str(ok):8} {drag_args}")
+    disagree = [f"{r.label} {r.task}: theirs {r.theirs}, ours {r.ours}" for r in verdicts if not r.agrees]  # fmt: skip
+    print(f"verdicts: {sum(r.agrees for r in verdicts)}/{len(verdicts)} agree" + "".join(f"\n  {d}" for d in disagree))  # fmt: skip
     print(f"their results.py: {'reads the folders' if all(summaries) else 'failed'}; runner wall " + ", ".join(f"{m} {w:.1f} s" for m, w in wall.items()))  # fmt: skip
     out = {
         "runs": len(rows),
@@ -154,7 +196,13 @@ def main() -> int:
         "parallel": args.parallel,
         "scripted_success_composite": success(rows, "composite"),
         "scripted_success_primitive": success(rows, "primitive"),
-        "verdict_agreement": None,
+        "verdict_agreement": agreement(verdicts),
+        "verdict_runs": len(verdicts),
+        "verdict_disagreements": disagree,
+        "drag_runs": len(drag_rows),
+        "drag_success": round(sum(r[1] for r in drag_rows) / len(drag_rows), 3)
+        if drag_rows
+        else None,  # fmt: skip
         "mismatches": mismatches,
         "session_open_s_p50": round(statistics.median(opens), 3),
         "action_ms_p50": p50(actions_ms["composite"]),
@@ -162,6 +210,7 @@ def main() -> int:
         "runner_wall_s": round(wall["composite"], 1),
         "runner_wall_s_primitive": round(wall["primitive"], 1),
         "runner_wall_s_agents": wall_agents,
+        "runner_wall_s_drag": round(wall["drag"], 1) if "drag" in wall else None,
     }
     print(json.dumps(out))
     return 0

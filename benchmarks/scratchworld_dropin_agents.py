@@ -10,7 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from scratch_gym.serve.dropin import run_results, run_task_runner, task_category
+from scratch_gym.serve.dropin import RunnerResult, run_results, run_task_runner, task_category
+from scratch_gym.serve.verdicts import Run
 
 AGENT_MODES = {"awm": ("composite", "primitive"), "agent-s2": ("primitive",)}
 
@@ -26,16 +27,19 @@ def run_agents(
     agents: list[str],
     max_steps: int,
     parallel: int,
-) -> tuple[list[Row], dict[str, float], list[bool]]:
-    """``(rows, runner wall seconds by "agent/mode", whether results.py read each folder)``.
-    Composite runs go ``parallel`` at once, primitive ones one at a time (the endpoint tells
-    primitive sessions apart by their project)."""
+    workroot: Path | None = None,
+) -> tuple[list[Row], dict[str, float], list[bool], list[Run]]:
+    """``(rows, runner wall seconds by "agent/mode", whether results.py read each folder, the
+    runs for verdict_agreement)``. Composite runs go ``parallel`` at once, primitive ones one at
+    a time (the endpoint tells primitive sessions apart by their project). Working folders go
+    under ``workroot`` (kept: the runs' exported projects are judged later), else temporary."""
     rows: list[Row] = []
     wall: dict[str, float] = {}
     read: list[bool] = []
+    runs: list[Run] = []
     for agent in agents:
         for mode in AGENT_MODES.get(agent, ()):
-            with tempfile.TemporaryDirectory() as tmp:
+            with tempfile.TemporaryDirectory(dir=workroot, prefix=f"{agent}-{mode}-") as tmp:
                 t0 = time.perf_counter()
                 run = run_task_runner(
                     python, checkout, Path(tmp), url, llm_base_url, tasks, mode=mode, agent=agent,
@@ -48,7 +52,29 @@ def run_agents(
                     steps = (result.get("agent_interaction") or {}).get("steps_used")
                     rows.append((task, mode, agent, result.get("success") is True, steps))
                 read.append(run_results(python, checkout, run.result_dir).returncode == 0)
-    return rows, wall, read
+                runs += verdict_runs(run, checkout, tasks, f"{agent}/{mode}", workroot)
+    return rows, wall, read, runs
+
+
+def verdict_runs(
+    run: RunnerResult, checkout: Path, tasks: list[str], label: str, keep: Path | None
+) -> list[Run]:
+    """Each task's run with their recorded success and the project their runner exported
+    through serve (copied to ``keep``, which outlives the working folder)."""
+    out = []
+    for task in tasks:
+        category = task_category(checkout, task)
+        result = run.result(task, category) or {}
+        sb3 = None
+        name = result.get("output_file")
+        if name and (run.result_dir / category / task / name).is_file():
+            sb3 = run.result_dir / category / task / name
+            if keep is not None:
+                kept = keep / f"{label.replace('/', '-')}-{task}.sb3"
+                kept.write_bytes(sb3.read_bytes())
+                sb3 = kept
+        out.append(Run("task", task, label, result.get("success") is True, sb3))
+    return out
 
 
 def agent_success(rows: list[Row]) -> dict[str, dict[str, float]]:

@@ -5,7 +5,8 @@ the worker thread that owns the session's page (:mod:`.worker`). Status codes ar
 unknown session, 422 a malformed body, 429 the session cap, 500 a failure of the page; action
 failures are 200 answers whose envelope says ``success: false``. Added guards: the bearer token
 and body cap (:mod:`.security`), 400 for a project or task name outside the checkout, 403 for
-``custom_js`` without ``--allow-js``, 403 for the oracle channel without ``--oracle-channel``
+``custom_js`` without ``--allow-js`` (a drag task's workspace state is served without it, as
+scratch-gym's view: :mod:`.drag_view`), 403 for the oracle channel without ``--oracle-channel``
 (:mod:`.oracle_channel`).
 """
 
@@ -21,7 +22,7 @@ from fastapi import FastAPI, HTTPException, Query
 from fastapi.responses import JSONResponse
 
 from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
-from scratch_gym.serve import handlers, oracle_channel
+from scratch_gym.serve import drag_view, handlers, oracle_channel
 from scratch_gym.serve.composite import JS_REFUSED
 from scratch_gym.serve.composite import execute as composite_execute
 from scratch_gym.serve.config import ServeConfig
@@ -75,6 +76,7 @@ def create_app(config: ServeConfig) -> Any:
     app.state.table = table
     app.state.config = config
     root = config.root
+    drag_views = drag_view.DragViews(root)
 
     async def on_page(session_id: str, fn: Callable[[EditorPage], Any]) -> Any:
         """Run ``fn(page)`` on the session's worker; page failures become 500s."""
@@ -195,7 +197,15 @@ def create_app(config: ServeConfig) -> Any:
 
     @app.post("/sessions/{session_id}/composite/execute")
     async def composite(session_id: str, req: CompositeRequest) -> Any:
-        state = _session(table, session_id).composite
+        session = _session(table, session_id)
+        state = session.composite
+        args = dict(req.args) if isinstance(req.args, dict) else {}
+        wanted = drag_view.workspace_state(args) if req.api == "custom_js" else None
+        task = drag_views.task_for(session.project, wanted) if wanted is not None else None
+        if task is not None:  # a drag task's view: scratch-gym's, no client JavaScript
+            return await on_page(
+                session_id, lambda page: drag_view.set_view(page, session_id, task, args)
+            )
         if req.api == "custom_js" and not config.allow_js:
             raise HTTPException(403, JS_REFUSED)
         return await on_page(

@@ -16,6 +16,7 @@ unless the service runs with ``--allow-js``. Other names answer ``UNSUPPORTED``.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,6 +93,26 @@ def _name(args: dict[str, Any], *keys: str) -> str:
     return ""
 
 
+NUMBERED_LINE = re.compile(r"^(\s*#(\d+) .*)$", re.MULTILINE)
+
+
+def _with_ids(text: str, idx: dict[str, dict[str, Any]]) -> str:
+    """``#<n> ...`` lines with `` [ID: <block id>]`` appended."""
+
+    def add(m: re.Match[str]) -> str:
+        entry = idx.get(m.group(2))
+        return f"{m.group(1)} [ID: {entry['id']}]" if entry else m.group(1)
+
+    return NUMBERED_LINE.sub(add, text)
+
+
+def _screen_box(box: Any) -> dict[str, float] | None:
+    if not box:
+        return None
+    x, y, w, h = (float(box[k]) for k in ("x", "y", "w", "h"))
+    return {"x": x, "y": y, "left": x, "top": y, "right": x + w, "bottom": y + h, "width": w, "height": h}  # fmt: skip
+
+
 class Composite:
     """One ``composite/execute`` call on the session's page (on its worker thread)."""
 
@@ -130,6 +151,34 @@ class Composite:
         data = scratchworld_pseudocode(self.page.bridge.composite_scratchworld_view())
         self.state.idx_to_block = data["idxToBlock"]
         return data
+
+    def get_blocks_structure(self) -> dict[str, Any]:
+        """Their structure view: ``get_blocks_pseudocode``'s numbering, each block line with
+        ``[ID: id]``, and per block the VM's ``parent``, ``next``, ``inputs`` and ``fields``
+        and its ``screenBoundingBox`` (``idxToBlock`` and ``idToBlock``). The session's index
+        map is left as it is."""
+        view = self.page.bridge.composite_scratchworld_view()
+        data = scratchworld_pseudocode(view)
+        raw = view["blocks"]
+        boxes = {b["id"]: b for b in self.page.bridge.workspace_block_boxes(flyout=False)}
+        idx: dict[str, dict[str, Any]] = {}
+        for i, entry in data["idxToBlock"].items():
+            block = raw.get(entry["id"]) or {}
+            idx[i] = {
+                **entry,
+                "screenBoundingBox": _screen_box(boxes.get(entry["id"])),
+                "parent": block.get("parent"),
+                "next": block.get("next"),
+                "inputs": block.get("inputs") or {},
+                "fields": block.get("fields") or {},
+            }
+        return {
+            "pseudocode": _with_ids(data["pseudocode"], idx),
+            "idxToBlock": idx,
+            "idToBlock": {e["id"]: e for e in idx.values()},
+            "isStage": bool(view["target"]["is_stage"]),
+            "targetName": view["target"]["name"],
+        }
 
     def select_sprite(self) -> dict[str, Any]:
         name = _name(self.args, "name")
@@ -225,7 +274,8 @@ class Composite:
 
 
 SERVED = (
-    "get_blocks_pseudocode", "select_sprite", "select_stage", "add_variable", "add_list",
+    "get_blocks_pseudocode", "get_blocks_structure", "select_sprite", "select_stage",
+    "add_variable", "add_list",
     "add_block", "connect_blocks", "detach_blocks", "set_block_field", "delete_block",
     "run_project", "stop_project",
 )  # fmt: skip

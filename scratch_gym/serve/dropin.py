@@ -176,3 +176,78 @@ def run_results(python: Path, checkout: Path, result_dir: Path) -> subprocess.Co
         text=True,
         timeout=120,
     )
+
+
+DRAG_RUNNER = "run_single_step_drag_benchmark.py"
+DRAG_DIR = "single_step_drag_benchmark"
+
+
+@dataclass
+class DragRunnerResult:
+    returncode: int
+    output: str
+    result_dir: Path  # result_single_step_drag_benchmark_<model>
+
+    def result(self, task: str, run: int = 1) -> dict[str, Any] | None:
+        path = self.result_dir / task / str(run) / "result.json"
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def drag_workdir(checkout: Path, workdir: Path, tasks: list[str]) -> Path:
+    """A folder their drag runner runs in unmodified: its script linked from the checkout, a
+    ``single_step_drag_benchmark/`` of its own (the runner writes its backend log there, and the
+    checkout may be read-only) with links to the checkout's modules and a ``tasks/`` of links to
+    the chosen task files, and ``scratch-bench-api`` linked (the server it tries to start)."""
+    checkout = checkout.absolute()
+    bench = workdir / DRAG_DIR
+    (bench / "tasks").mkdir(parents=True, exist_ok=True)
+    links = {
+        workdir / DRAG_RUNNER: checkout / DRAG_RUNNER,
+        workdir / "scratch-bench-api": checkout / "scratch-bench-api",
+        **{bench / p.name: p for p in (checkout / DRAG_DIR).glob("*.py")},
+        **{
+            bench / "tasks" / f"{t}.json": checkout / DRAG_DIR / "tasks" / f"{t}.json"
+            for t in tasks
+        },  # fmt: skip
+    }
+    for link, target in links.items():
+        if not target.exists():
+            raise FileNotFoundError(f"no {target} in the checkout")
+        if not link.is_symlink():
+            link.symlink_to(target)
+    return workdir / DRAG_RUNNER
+
+
+def run_drag_runner(
+    python: Path,
+    checkout: Path,
+    workdir: Path,
+    api_port: int,
+    llm_base_url: str,
+    tasks: list[str],
+    model: str = "scripted-oracle",
+    timeout: float = 900,
+) -> DragRunnerResult:
+    """Their ``run_single_step_drag_benchmark.py --api-port api_port`` on ``tasks`` (ids such as
+    ``T1_001``) in ``workdir``. The runner starts its own API server on that port first; a
+    ``scratch-gym serve`` already listening there is the one it finds and uses."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    script = drag_workdir(checkout, workdir, tasks)
+    env = {
+        **os.environ,
+        "OPENAI_API_KEY": "scripted",
+        "LLM_BASE_URL": llm_base_url,
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    env.pop("PYTHONPATH", None)
+    cmd = [str(python), str(script), "--model", model, "--api-port", str(api_port),
+           "--env-file", str(workdir / ".env")]  # fmt: skip
+    proc = subprocess.run(
+        cmd, cwd=workdir, env=env, capture_output=True, text=True, timeout=timeout
+    )
+    safe = model.replace("/", "_").replace("\\", "_").replace("-", "_")
+    return DragRunnerResult(
+        proc.returncode,
+        proc.stdout + proc.stderr,
+        workdir / f"result_single_step_drag_benchmark_{safe}",
+    )

@@ -42,6 +42,11 @@ pixels); see :mod:`scratch_gym.serve.scripted_primitive`. Without ``--serve`` su
 ``{"api": "failed"}`` with the reason. A request repeated verbatim (a client's retry) gets the
 same answer again: no oracle moves twice for one turn.
 
+**Their drag runner** (``run_single_step_drag_benchmark.py``, a prompt that says ``You need to
+perform a drag-and-drop action``) gets scratch-gym's drag oracle's drag for the task, in the
+``drag(start_point=..., end_point=...)`` format it parses; see
+:mod:`scratch_gym.serve.scripted_drag`.
+
 **Agent-S2 and AWM** (their runner's ``--agent agent-s2`` and ``--agent awm``): their requests are
 recognised by role and answered from the same oracles (and ``POST /v1/embeddings`` serves
 Agent-S2's knowledge base); see :mod:`scratch_gym.serve.scripted_agents`.
@@ -245,8 +250,10 @@ class ScriptedEndpoint:
         task: str | None = None,
         serve_url: str | None = None,
         token: str | None = None,
+        drag_regions: str = "model",
     ) -> None:
         from scratch_gym.scratchworld.tasks import ScratchWorldCheckout
+        from scratch_gym.serve.scripted_drag import DragPlayer
         from scratch_gym.serve.scripted_primitive import PrimitivePlayer
 
         self.scratchworld = Path(scratchworld)
@@ -260,6 +267,8 @@ class ScriptedEndpoint:
             self.projects[str(data["name"])] = str(data.get("initial_project", ""))
         self.planner = Planner(self.scratchworld)
         self.primitive = PrimitivePlayer(serve_url, token) if serve_url else None
+        self.drag = DragPlayer(self.scratchworld, drag_regions)
+        self.drags = 0  # drag runner turns answered
         self._tasks: dict[str, Any] = {}  # scratch-gym's task objects (with goldens), by name
         self._answers: dict[str, str] = {}  # request digest -> answer (repeats get the same)
         self.requests = 0
@@ -356,11 +365,14 @@ class ScriptedEndpoint:
 
     def _answer(self, messages: list[dict[str, Any]]) -> str:
         from scratch_gym.serve.scripted_agents import answer as agents_answer
+        from scratch_gym.serve.scripted_drag import DRAG_MARK
         from scratch_gym.serve.scripted_primitive import PRIMITIVE_MARK
 
+        system = system_text(messages)
+        if DRAG_MARK in system:  # their Single-Step Drag runner
+            return self._drag(system)
         if (text := agents_answer(self, messages)) is not None:  # Agent-S2's and AWM's roles
             return text
-        system = system_text(messages)
         task = self.task_of(system)
         step = next_step(messages)
         if PRIMITIVE_MARK in system:
@@ -403,6 +415,26 @@ class ScriptedEndpoint:
             raise EndpointError(str(exc)) from None
         action = oracle.next()
         return reply(step + 1, None, task, action, f"Playing on session {session}.")
+
+    def _drag(self, system: str) -> str:
+        """Their drag runner's turn: the drag oracle's drag for the conversation's task."""
+        from scratch_gym.serve.scripted_drag import DragTaskUnknown, drag_reply
+        from scratch_gym.serve.scripted_primitive import list_sessions
+
+        def projects() -> list[str]:
+            if self.primitive is None:
+                return []
+            open_ = list_sessions(self.primitive.serve_url, self.primitive.token)
+            return [str(i.get("project")) for i in open_.values()]
+
+        try:
+            name, task = self.drag.task_of(system, projects)
+        except DragTaskUnknown as exc:
+            raise EndpointError(str(exc)) from None
+        start, end = self.drag.drag(task)
+        with self.lock:
+            self.drags += 1
+        return drag_reply(name, start, end)
 
     def _task(self, name: str) -> Any:
         """scratch-gym's task for their task ``name`` (its golden solution included)."""
@@ -453,8 +485,16 @@ def main(argv: list[str] | None = None) -> int:
         help="a scratch-gym serve --oracle-channel whose sessions primitive-mode agents control",
     )
     parser.add_argument("--token", default=None, help="that service's bearer token, if any")
+    parser.add_argument(
+        "--drag-regions",
+        choices=("model", "editor"),
+        default="model",
+        help="how drag tasks' feasible regions are probed when not cached (default: model)",
+    )
     args = parser.parse_args(argv)
-    endpoint = ScriptedEndpoint(args.scratchworld, args.port, args.task, args.serve, args.token)
+    endpoint = ScriptedEndpoint(
+        args.scratchworld, args.port, args.task, args.serve, args.token, args.drag_regions
+    )
     print(f"scripted endpoint on {endpoint.base_url}", file=sys.stderr, flush=True)
     with endpoint:
         try:
