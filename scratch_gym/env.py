@@ -95,8 +95,11 @@ def resolve_observation(name: str, given: dict[str, Any]) -> tuple[str, dict[str
 
 
 def _short(value: Any, limit: int = 80) -> str:
-    """``repr(value)`` cut to ``limit`` characters (a project dict can be large)."""
-    text = repr(str(value) if isinstance(value, Path) else value)
+    """``repr(value)`` cut to ``limit`` characters (a project dict or bytes can be large); a
+    path is shown whole up to 400 characters, so the user sees which file was meant."""
+    if isinstance(value, str | Path):
+        value, limit = str(value), max(limit, 400)
+    text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

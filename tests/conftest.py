@@ -70,12 +70,14 @@ def editor_page() -> EditorPage:
 
 @pytest.fixture
 def fresh_editor(editor_page: EditorPage) -> EditorPage:
-    """The shared editor page reset to the default project and view."""
+    """The shared editor page reset to the default project and view (the large stage, as a new
+    page has it: a test before may have left the small one)."""
     if not editor_page.is_alive():
         editor_page.recover()
+    editor_page.stage_size("large")
     editor_page.load_project(default_project_json())
     editor_page.settle()
-    editor_page.call("view.reset")
+    editor_page.bridge.view_reset()
     return editor_page
 
 
