@@ -16,8 +16,17 @@ echo "== pytest"
 # The tests need no network: they run in a network namespace of their own with only the loopback
 # interface (where unshare is allowed, e.g. as root), so every server they start (the editor's
 # page server, the Ray cluster) binds and is reached on 127.0.0.1 and nothing else.
-# --durations=25: the slowest tests are listed after every run (where the suite's time goes)
-run_tests=(.venv/bin/python -m pytest -q -p no:cacheprovider --durations=25 "$@")
+# --durations=25: the slowest tests are listed after every run (where the suite's time goes).
+# -n: the tests run in SCRATCH_GYM_TEST_WORKERS worker processes (pytest-xdist; default 2, 0 runs
+# them in this process), a test file at a time per worker (--dist loadfile: a file's fixtures
+# are built once). Most of a browser test's time is waiting on the page, not CPU, so two workers
+# about halve the wall time on 2 cores.
+workers=${SCRATCH_GYM_TEST_WORKERS:-2}
+run_tests=(.venv/bin/python -m pytest -q -p no:cacheprovider --durations=25)
+if [ "$workers" != "0" ]; then
+  run_tests+=(-n "$workers" --dist loadfile)
+fi
+run_tests+=("$@")
 if unshare -n true 2>/dev/null; then
   echo "(in a loopback-only network namespace)"
   run_tests=(unshare -n bash -c 'ip link set lo up && exec "$@"' bash "${run_tests[@]}")
