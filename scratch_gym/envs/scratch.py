@@ -2,7 +2,7 @@
 
 The environment composes an editor page (browser side), an action model (how agent actions become
 editor input) and an observation model (what the agent sees). The ids registered in
-``scratch_gym.registration`` are presets of these parts.
+``scratch_gym.envs.registration`` are presets of these parts.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ class ScratchEnv(PageEnv):
     One episode builds or edits a Scratch program in the real editor. The environment is composed
     of an editor page, an action model (``action``: how actions become editor input) and an
     observation model (``observation``: what the agent sees); each registered id is a preset of
-    the two (``scratch_gym.registration``).
+    the two (``scratch_gym.envs.registration``).
 
     ## Action Space
 
