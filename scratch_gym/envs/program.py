@@ -14,6 +14,7 @@ from gymnasium import spaces
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv
+from scratch_gym.envs.validation import ProgramValidator
 from scratch_gym.nl2scratch.episodes import (
     ProgramEpisode,
     as_lines,
@@ -21,15 +22,14 @@ from scratch_gym.nl2scratch.episodes import (
     names_by_name,
     program_context,
     read_corpus,
-    score_program,
     task_episode,
 )
 from scratch_gym.nl2scratch.generation import get_generation_protocol
 from scratch_gym.nl2scratch.protocols import PROTOCOLS, get_protocol
-from scratch_gym.program import ScratchblocksError, parse_scripts, render_scripts
+from scratch_gym.program import ScratchblocksError, parse_scripts
 from scratch_gym.program.projects import project_json, with_project_json
 from scratch_gym.spaces import UnicodeText
-from scratch_gym.tasks import Evaluator, Task, list_tasks, load_task
+from scratch_gym.tasks import Task, list_tasks, load_task
 
 MAX_PROGRAM_CHARS = 100_000
 
@@ -129,6 +129,7 @@ class ProgramEnv(PageEnv):
         self._browser = browser
         self._page: EditorPage | None = None
         self.episode: ProgramEpisode | None = None
+        self.validator: ProgramValidator | None = None
         self._attempts_left = attempts
         self._last_error = ""
 
@@ -151,6 +152,8 @@ class ProgramEnv(PageEnv):
             "task": self.episode.task.id if self.episode.task else None,
             "protocol": self.protocol.name,
         }
+        self.validator = ProgramValidator(episode, self.sac_protocol, self.dialect)
+        info.update(self.validator.start(self.page))
         return self._obs(), info
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
@@ -165,7 +168,7 @@ class ProgramEnv(PageEnv):
         }
         try:
             program = self._program_text(action)
-            loaded = self._load(program)
+            self._load(program)
         except PageDeadError as exc:
             return self.dead_page_step(exc, t0)
         except (ScratchblocksError, ValueError) as exc:
@@ -178,11 +181,13 @@ class ProgramEnv(PageEnv):
             return self._obs(), 0.0, False, truncated, info
         self._last_error = ""
         try:
-            info.update(self._score(program, loaded))
+            assert self.validator is not None
+            reward, terminated, scored = self.validator.step(self.page, program)
         except PageDeadError as exc:
             return self.dead_page_step(exc, t0)
+        info.update(scored)
         info.update(parsed=True, last_error="", step_time_ms=(time.perf_counter() - t0) * 1000)
-        return self._obs(), float(info["score"]), True, False, info
+        return self._obs(), reward, terminated, False, info
 
     def hidden_facts(self) -> dict[str, Any]:
         """For privileged agents: the episode's ``reference`` program (lines), when it has one."""
@@ -273,26 +278,8 @@ class ProgramEnv(PageEnv):
 
     def program_scores(self, program: str) -> dict[str, Any]:
         """The episode's scores of ``program`` (:func:`score_program` under ``sac_protocol``)."""
-        assert self.episode is not None
-        return score_program(
-            program, self.episode.description, self.episode.reference, self.sac_protocol
-        )
-
-    def _score(self, program: str, project: dict[str, Any]) -> dict[str, Any]:
-        assert self.episode is not None
-        out = self.program_scores(program)
-        page = self.page
-        vm_blocks = page.bridge.vm_blocks(self.episode.target)
-        out["program_in_editor"] = render_scripts(vm_blocks, dialect=self.dialect)
-        if self.episode.task is not None and self.episode.task.tests:
-            result = Evaluator(page, self.episode.task).evaluate()
-            out.update(result.to_info())
-            out["score"] = result.psr
-        elif "sac_ref" in out:
-            out["score"] = out["sac_ref"]
-        else:
-            out["score"] = out["sac_nl"]
-        return out
+        assert self.validator is not None
+        return self.validator.scores(program)
 
     def _obs(self) -> dict[str, Any]:
         assert self.episode is not None
