@@ -27,7 +27,7 @@ from tests.conftest import REPO_ROOT
 def test_model_follows_the_drag_primitive_and_the_pinned_editor():
     assert drag_model.THRESHOLD_PX == DRAG_THRESHOLD_PX
     assert drag_model.PATH_STEPS == DRAG_STEPS - 1
-    pin = json.loads((REPO_ROOT / "envs/scratch-editor/package.json").read_text())
+    pin = json.loads((REPO_ROOT / "web/scratch-editor/package.json").read_text())
     assert pin["dependencies"]["@scratch/scratch-gui"] == EDITOR_VERSION
 
 
