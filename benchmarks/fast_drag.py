@@ -26,9 +26,9 @@ import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 from scratch_gym.cli.output import table  # noqa: E402
-from scratch_gym.single_drag.env import SingleDragEnv  # noqa: E402
+from scratch_gym.envs.single_drag import SingleDragEnv  # noqa: E402
+from scratch_gym.envs.single_drag_fast import SingleDragVectorEnv  # noqa: E402
 from scratch_gym.single_drag.fast.calibration import draw_drags, replay  # noqa: E402
-from scratch_gym.single_drag.fast.env import SingleDragVectorEnv  # noqa: E402
 from scratch_gym.single_drag.fast.pool import load_pool  # noqa: E402
 
 

@@ -28,8 +28,8 @@ import numpy as np
 
 from scratch_gym.agents.single_drag import DragOracleAgent
 from scratch_gym.cli.output import table
+from scratch_gym.envs.single_drag import SingleDragEnv
 from scratch_gym.single_drag import editor_drag
-from scratch_gym.single_drag.env import SingleDragEnv
 from scratch_gym.single_drag.feasible.geometric import agreement, geometric_regions
 from scratch_gym.single_drag.feasible.probe import compute_regions, recompute
 from scratch_gym.single_drag.tasks.regions import Region

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from scratch_gym.actions.primitive import actions_markdown
-from scratch_gym.registration import ENV_IDS
+from scratch_gym.envs.registration import ENV_IDS
 
 
 def env_ids_markdown() -> str:

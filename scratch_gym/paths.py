@@ -1,4 +1,4 @@
-"""Where the package finds its data: the browser side (``envs/``), task suites and the editor cache.
+"""Where the package finds its data: the browser side (``web/``), task suites and the editor cache.
 
 In a source checkout these are the repository's top-level folders; in an installed wheel they are
 packed under ``scratch_gym/_data``. The pinned editor itself is never packaged: the set-up fetches it
@@ -15,15 +15,15 @@ _REPO_ROOT = PACKAGE_DIR.parent
 
 
 def _data_root() -> Path:
-    """The folder that holds ``envs/`` and ``tasks/``: the checkout, else the wheel's ``_data``."""
-    if (_REPO_ROOT / "envs" / "scratch-editor").is_dir():
+    """The folder that holds ``web/`` and ``tasks/``: the checkout, else the wheel's ``_data``."""
+    if (_REPO_ROOT / "web" / "scratch-editor").is_dir():
         return _REPO_ROOT
     return PACKAGE_DIR / "_data"
 
 
-def envs_dir() -> Path:
+def web_dir() -> Path:
     """The browser side: host page, bridge scripts and the editor pin."""
-    return _data_root() / "envs" / "scratch-editor"
+    return _data_root() / "web" / "scratch-editor"
 
 
 # The Single-Step Drag suite's folder under ``tasks/`` (its tasks have a schema of their own, so

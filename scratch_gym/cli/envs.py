@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from scratch_gym.cli.output import print_json_last
+from scratch_gym.envs.registration import ENV_IDS
 from scratch_gym.records.text import table
-from scratch_gym.registration import ENV_IDS
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -60,7 +60,7 @@ def env_id(text: str) -> str:
     """argparse type of ``--env``: a registered environment id (with a did-you-mean)."""
     import difflib
 
-    from scratch_gym.registration import ENV_IDS
+    from scratch_gym.envs.registration import ENV_IDS
 
     if text in ENV_IDS:
         return text

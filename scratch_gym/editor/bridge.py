@@ -4,7 +4,7 @@ Code outside ``editor/`` never passes a bridge function's name as a string: it c
 ``page.bridge.vm_blocks(...)`` (an :class:`~scratch_gym.editor.page.EditorPage`'s
 :class:`Bridge`) or ``channel.bridge.geometry_flyout()`` (a privileged channel's
 :class:`ReadBridge`). Each method names one ``SG.register('...')`` function of
-``envs/scratch-editor/bridge/*.js`` (``tests/docs/test_bridge.py`` checks that each is registered),
+``web/scratch-editor/bridge/*.js`` (``tests/docs/test_bridge.py`` checks that each is registered),
 so renaming a JavaScript function fails a test instead of a caller. Methods are named after the
 JavaScript function (``single_drag.hitTest`` -> ``single_drag_hit_test``). A failure in the page
 raises :class:`~scratch_gym.editor.page.BridgeError` as ``EditorPage.call`` does.

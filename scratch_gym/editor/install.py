@@ -15,7 +15,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from scratch_gym.paths import cache_dir, envs_dir
+from scratch_gym.paths import cache_dir, web_dir
 
 EDITOR_PACKAGE = "@scratch/scratch-gui"
 _KEEP_PREFIXES = ("package/dist/chunks/", "package/dist/static/", "package/dist/libraries/")
@@ -32,8 +32,8 @@ class EditorNotInstalledError(RuntimeError):
 
 
 def pinned_version() -> str:
-    """The editor version pinned in ``envs/scratch-editor/package.json``."""
-    pin = json.loads((envs_dir() / "package.json").read_text())
+    """The editor version pinned in ``web/scratch-editor/package.json``."""
+    pin = json.loads((web_dir() / "package.json").read_text())
     return pin["dependencies"][EDITOR_PACKAGE]
 
 

@@ -1,7 +1,7 @@
 """A static HTTP server on loopback for the editor and the host page (one per process).
 
 ``/`` serves the cached editor build (the bundle loads ``/chunks/...`` and ``/static/...`` from the
-web root); ``/scratch-gym/`` serves ``envs/scratch-editor`` (host page and JavaScript bridge).
+web root); ``/scratch-gym/`` serves ``web/scratch-editor`` (host page and JavaScript bridge).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from scratch_gym.editor.install import require_editor
-from scratch_gym.paths import envs_dir
+from scratch_gym.paths import web_dir
 
 HOST_PREFIX = "/scratch-gym/"
 HOST_PAGE = "/index.html"  # at the web root: the editor resolves static/ relative to the page
@@ -63,7 +63,7 @@ class EditorServer:
 
     def __init__(self) -> None:
         handler = type(
-            "EditorHandler", (_Handler,), {"editor_root": require_editor(), "host_root": envs_dir()}
+            "EditorHandler", (_Handler,), {"editor_root": require_editor(), "host_root": web_dir()}
         )
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler))
         self._httpd.daemon_threads = True

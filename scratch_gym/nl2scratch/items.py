@@ -36,7 +36,7 @@ class ProgramItem:
 
 def corpus_items(path: str | Path) -> list[ProgramItem]:
     """The items of a references JSONL, with ids ``nl2s-<line index>``."""
-    from scratch_gym.nl2scratch.program_env import as_lines, read_corpus
+    from scratch_gym.nl2scratch.episodes import as_lines, read_corpus
 
     items = []
     for i, row in enumerate(read_corpus(path)):
@@ -54,7 +54,7 @@ def corpus_items(path: str | Path) -> list[ProgramItem]:
 
 def task_items(task_ids: list[str] | None = None) -> list[ProgramItem]:
     """Items made from the shipped tasks that have a starting and a golden project."""
-    from scratch_gym.nl2scratch.program_env import task_episode
+    from scratch_gym.nl2scratch.episodes import task_episode
     from scratch_gym.tasks import list_tasks, load_task
 
     tasks = [load_task(t) for t in task_ids] if task_ids else list_tasks()

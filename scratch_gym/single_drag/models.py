@@ -1,6 +1,6 @@
 """The Single-Step Drag environment's action and observation models.
 
-They implement the same protocols as :class:`~scratch_gym.env.ScratchEnv`'s parts
+They implement the same protocols as :class:`~scratch_gym.envs.scratch.ScratchEnv`'s parts
 (:class:`~scratch_gym.actions.base.ActionModel`,
 :class:`~scratch_gym.observations.base.ObservationModel`), so :class:`SingleDragEnv` is put
 together the same way: an editor page, an action model that turns the agent's action into the one

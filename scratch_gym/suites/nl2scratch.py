@@ -74,13 +74,13 @@ class ProgramSuite(Suite):
         return self._items([task_id])[0]
 
     def make_env(self, mode: str, env_spec: Any) -> Any:
-        from scratch_gym.nl2scratch.program_env import ProgramEnv
+        from scratch_gym.envs.program import ProgramEnv
 
         self.check_mode(mode)
         return ProgramEnv(render_mode="rgb_array", protocol=self.generation)
 
     def judge(self, task: Any, info: dict[str, Any], action: Any = None) -> dict[str, Any]:
-        from scratch_gym.nl2scratch.program_env import score_program
+        from scratch_gym.nl2scratch.episodes import score_program
         from scratch_gym.nl2scratch.protocols import get_protocol
 
         program = action if isinstance(action, str) else "\n".join(action or [])

@@ -66,7 +66,7 @@ class PerceptionSuite(Suite):
         return QuestionSlot.from_id(task_id)
 
     def make_env(self, mode: str, env_spec: Any) -> Any:
-        from scratch_gym.perception.env import PerceptionEnv
+        from scratch_gym.envs.perception import PerceptionEnv
 
         self.check_mode(mode)
         if self.scratchworld:

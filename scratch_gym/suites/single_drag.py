@@ -59,8 +59,8 @@ class SingleDragSuite(Suite):
     modes = ("single_drag",)
 
     def __post_init__(self) -> None:
-        from scratch_gym.single_drag.env import SETTINGS
         from scratch_gym.single_drag.feasible.probe import check_probe
+        from scratch_gym.single_drag.tasks.instructions import SETTINGS
 
         if self.setting not in SETTINGS:
             raise ValueError(f"setting must be one of {SETTINGS}, got {self.setting!r}")
@@ -142,7 +142,7 @@ class SingleDragSuite(Suite):
         return tasks
 
     def make_env(self, mode: str, env_spec: Any) -> Any:
-        from scratch_gym.single_drag.env import SingleDragEnv
+        from scratch_gym.envs.single_drag import SingleDragEnv
 
         self.check_mode(mode)
         return SingleDragEnv(setting=self.setting, render_mode="rgb_array")

@@ -114,7 +114,7 @@ def test_data_blocks_get_the_flyouts_defaults_while_the_flyout_waits():
 def test_composite_actions_with_a_screen_observation_return_the_painted_frame():
     """The observation model owns the wait for paint: a screenshot observation after a composite
     edit is the settled frame (what render() shows after waiting), with the new block on it."""
-    from scratch_gym.env import ScratchEnv
+    from scratch_gym.envs.scratch import ScratchEnv
 
     env = ScratchEnv(action="composite", observation="screen", render_mode="rgb_array")
     try:

@@ -5,7 +5,7 @@
 call the typed methods of ``editor/bridge.py`` (``page.bridge``, ``channel.bridge``).
 
 **The facade**: each public method of ``editor/bridge.py`` calls exactly one JavaScript function,
-registered with ``SG.register('...')`` in ``envs/scratch-editor/bridge/*.js`` and named after it,
+registered with ``SG.register('...')`` in ``web/scratch-editor/bridge/*.js`` and named after it,
 so renaming a JavaScript function fails here. Each rule is shown to catch a planted violation;
 a recording transport shows the arguments each method sends.
 """
@@ -38,7 +38,7 @@ Files = list[tuple[str, ast.Module]]
 def registered() -> frozenset[str]:
     """Every bridge function the page's JavaScript registers."""
     names: set[str] = set()
-    for path in sorted((ROOT / "envs" / "scratch-editor" / "bridge").glob("*.js")):
+    for path in sorted((ROOT / "web" / "scratch-editor" / "bridge").glob("*.js")):
         names.update(REGISTER.findall(path.read_text()))
     return frozenset(names)
 

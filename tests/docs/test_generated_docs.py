@@ -4,7 +4,7 @@ environment class documents itself in Gymnasium's layout."""
 import pytest
 
 from scratch_gym.docs import ENV_DOC_SECTIONS, env_doc_sections, main
-from scratch_gym.registration import ENV_IDS
+from scratch_gym.envs.registration import ENV_IDS
 
 
 def test_readme_generated_sections_are_current():

@@ -132,14 +132,16 @@ ROOT = "scratch_gym"  # the package's own __init__ (it registers the env ids)
 # are independent. Components are top-level subpackages and modules of scratch_gym.
 LAYERS: list[tuple[str, ...]] = [
     ("program",),  # the pure program model: scratchblocks, block catalogue, .sb3, numbering
-    # pure helpers: result records and their text forms, paths, progress bars, spaces, the id table
-    ("records", "paths", "progress", "spaces", "toml_text", "registration"),
-    (ROOT, "editor", "ocr"),  # the browser side (the only Playwright user), OCR engines
+    # pure helpers: result records and their text forms, paths, progress bars, spaces
+    ("records", "paths", "progress", "spaces", "toml_text"),
+    ("editor", "ocr"),  # the browser side (the only Playwright user), OCR engines
     ("actions", "observations", "tasks"),  # action and observation models; tasks and their tests
-    ("env", "single_drag", "nl2scratch", "reliability"),  # envs of each benchmark
+    ("single_drag", "nl2scratch", "reliability"),  # the parts of each benchmark
     # ScratchWorld's checkout: tasks, goldens, evaluation scripts, drag tasks, perception items
     ("scratchworld",),
-    ("perception",),  # Visual Perception QA (its env also asks ScratchWorld's items)
+    ("perception",),  # Visual Perception QA: scenes, questions, data set
+    ("envs",),  # every Gym env class (page env + models + scoring) and the registered ids
+    (ROOT,),  # the package's own __init__ (it registers the env ids)
     ("agents", "suites"),  # agents; suites select tasks, make envs, judge and table episodes
     ("runner",),  # episodes, jobs, results files, reports
     # demonstrations recorded through the runner; the HTTP service (ScratchWorld's API)
@@ -333,8 +335,8 @@ def fake_package(root: Path, files: dict[str, str]) -> Path:
             "actions/x.py:1 imports scratch_gym.observations",
         ),
         (  # a top-level module of a higher layer
-            {"tasks/x.py": "import scratch_gym.env\n", "env.py": ""},
-            "tasks/x.py:1 imports scratch_gym.env",
+            {"tasks/x.py": "import scratch_gym.docs\n", "docs.py": ""},
+            "tasks/x.py:1 imports scratch_gym.docs",
         ),
     ],
 )

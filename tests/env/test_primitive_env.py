@@ -285,7 +285,7 @@ def test_an_element_index_without_an_element_list_is_a_clear_error():
     """The screen-only observation lists no elements: an ``element`` index is reported back to
     the agent (and the episode goes on); the action model looks elements up where the observation
     model says they are (``use_elements`` / ``shown_elements``), with no element list here."""
-    from scratch_gym.env import ScratchEnv
+    from scratch_gym.envs.scratch import ScratchEnv
 
     env = ScratchEnv(action="primitive", observation="screen")
     try:

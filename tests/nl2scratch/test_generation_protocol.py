@@ -160,8 +160,9 @@ def test_generation_options_are_checked_before_anything_runs(tmp_path, refs, cap
 
 @pytest.mark.browser
 def test_the_environment_and_the_judge_score_a_program_alike():
+    from scratch_gym.envs.program import ProgramEnv
+    from scratch_gym.nl2scratch.episodes import score_program
     from scratch_gym.nl2scratch.items import ProgramItem
-    from scratch_gym.nl2scratch.program_env import ProgramEnv, score_program
     from scratch_gym.nl2scratch.protocols import get_protocol
     from scratch_gym.suites import make_suite
 
@@ -188,7 +189,7 @@ def test_the_environment_and_the_judge_score_a_program_alike():
 
 @pytest.mark.browser
 def test_the_paper_protocol_gives_one_attempt_and_scores_a_program_that_does_not_load():
-    from scratch_gym.nl2scratch.program_env import ProgramEnv
+    from scratch_gym.envs.program import ProgramEnv
 
     env = ProgramEnv(protocol="paper")
     try:

@@ -38,7 +38,7 @@ def test_parse_error_comes_back_with_line_and_column_and_the_episode_goes_on(env
 
 
 def test_sac_protocol_is_checked_at_construction():
-    from scratch_gym.nl2scratch.program_env import ProgramEnv
+    from scratch_gym.envs.program import ProgramEnv
 
     assert ProgramEnv().sac_protocol.name == "paper"
     assert ProgramEnv(sac_protocol="robust").sac_protocol.name == "robust"

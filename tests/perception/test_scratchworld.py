@@ -19,7 +19,7 @@ from gymnasium.utils.env_checker import check_env
 from PIL import Image
 
 from scratch_gym.cli import main
-from scratch_gym.perception.env import PerceptionEnv
+from scratch_gym.envs.perception import PerceptionEnv
 from scratch_gym.scratchworld.checkout import PERCEPTION_TASKS_DIR, SCREENSHOTS_DIR
 from scratch_gym.scratchworld.perception import (
     TAGS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scratch_gym.single_drag.env import SingleDragEnv
+from scratch_gym.envs.single_drag import SingleDragEnv
 
 
 @pytest.fixture(scope="session")

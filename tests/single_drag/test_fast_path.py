@@ -13,11 +13,11 @@ import pytest
 
 import scratch_gym  # noqa: F401  (registers the ids)
 from scratch_gym.actions.primitive import DRAG_STEPS, DRAG_THRESHOLD_PX
+from scratch_gym.envs.single_drag import SingleDragEnv
+from scratch_gym.envs.single_drag_fast import SingleDragVectorEnv
 from scratch_gym.single_drag import drag_model, tokens
 from scratch_gym.single_drag.drag_model import simulate
-from scratch_gym.single_drag.env import SingleDragEnv
 from scratch_gym.single_drag.fast.calibration import draw_drags, replay
-from scratch_gym.single_drag.fast.env import SingleDragVectorEnv
 from scratch_gym.single_drag.fast.pool import load_pool
 from scratch_gym.single_drag.fast.snapshot import EDITOR_VERSION, SnapshotError
 from scratch_gym.single_drag.rl_spaces import grid_cells, grid_points
@@ -27,7 +27,7 @@ from tests.conftest import REPO_ROOT
 def test_model_follows_the_drag_primitive_and_the_pinned_editor():
     assert drag_model.THRESHOLD_PX == DRAG_THRESHOLD_PX
     assert drag_model.PATH_STEPS == DRAG_STEPS - 1
-    pin = json.loads((REPO_ROOT / "envs/scratch-editor/package.json").read_text())
+    pin = json.loads((REPO_ROOT / "web/scratch-editor/package.json").read_text())
     assert pin["dependencies"]["@scratch/scratch-gui"] == EDITOR_VERSION
 
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from scratch_gym.agents.single_drag import DragOracleAgent
-from scratch_gym.single_drag.env import SingleDragEnv
+from scratch_gym.envs.single_drag import SingleDragEnv
 from scratch_gym.single_drag.generation.generator import TaskGenerator
 
 

@@ -1,12 +1,14 @@
-"""``single_drag``'s subpackages import downward and the environments never import torch
+"""``single_drag``'s subpackages import downward and the drag envs never import torch
 (docs/architecture.md, Layers).
 
 :data:`ORDER` lists ``single_drag``'s parts bottom to top: the task data, the shared bottoms
-(modules at the top level), feasible regions, the generator, the environment (top-level
-modules), the fast path, training. A part imports its own layer and lower ones only
+(modules at the top level), feasible regions, the generator, the environment's models and
+metrics (top-level modules; the env classes live in ``scratch_gym.envs``), the fast path,
+training. A part imports its own layer and lower ones only
 (function-level and ``TYPE_CHECKING`` imports included), the import graph of the parts has no
 cycle, and every part has a layer; each rule is shown to catch a violation planted in a fake
-package. Importing every module outside ``training`` in a fresh interpreter loads no torch."""
+package. Importing every module outside ``training``, and the drag envs of ``scratch_gym.envs``,
+in a fresh interpreter loads no torch."""
 
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ ORDER: list[tuple[str, ...]] = [
     ("drag_model", "editor_drag", "tokens", "rl_spaces"),  # the shared bottoms
     ("feasible",),  # feasible regions: geometry, geometric and probed regions, the cache
     ("generation",),  # the task generator
-    ("env", "models", "metrics"),  # the real-editor environment
+    ("models", "metrics"),  # the real-editor env's action and observation models, Pass@k
     ("fast",),  # snapshots, pools, the vectorised environment, calibration
     ("training",),  # the policy (torch), the heuristic, the curriculum
 ]
@@ -131,12 +133,12 @@ def fake_package(root: Path, files: dict[str, str]) -> Path:
             },
             "feasible/probe.py:2 imports scratch_gym.single_drag.fast.snapshot.capture",
         ),
-        (  # the environment importing training, through ``from ... import``
+        (  # the models importing training, through ``from ... import``
             {
-                "env.py": "from scratch_gym.single_drag import training\n",
+                "models.py": "from scratch_gym.single_drag import training\n",
                 "training/policy.py": "",
             },
-            "env.py:1 imports scratch_gym.single_drag.training",
+            "models.py:1 imports scratch_gym.single_drag.training",
         ),
         (  # a task module importing a shared bottom
             {"tasks/task.py": "import scratch_gym.single_drag.drag_model\n", "drag_model.py": ""},
@@ -170,12 +172,12 @@ def test_a_planted_cycle_is_found(tmp_path: Path) -> None:
     package = fake_package(
         tmp_path,
         {
-            "models.py": "def f():\n    import scratch_gym.single_drag.env\n",
-            "env.py": "from scratch_gym.single_drag.models import read_elements\n",
+            "models.py": "def f():\n    import scratch_gym.single_drag.metrics\n",
+            "metrics.py": "from scratch_gym.single_drag.models import read_elements\n",
             "tasks/task.py": "",  # not on the cycle
         },
     )
-    assert sorted(set(cycle(import_graph(package)))) == ["env", "models"]
+    assert sorted(set(cycle(import_graph(package)))) == ["metrics", "models"]
 
 
 def test_a_planted_part_without_a_layer_is_found(tmp_path: Path) -> None:
@@ -184,7 +186,7 @@ def test_a_planted_part_without_a_layer_is_found(tmp_path: Path) -> None:
 
 
 def modules_without_training() -> list[str]:
-    """Every module of ``single_drag`` outside ``training``, packages included."""
+    """Every module of ``single_drag`` outside ``training``, packages included, and the drag envs."""
     names = []
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).with_suffix("")
@@ -192,12 +194,14 @@ def modules_without_training() -> list[str]:
             continue
         dotted = [p for p in rel.parts if p != "__init__"]
         names.append(".".join([NAME, *dotted]))
-    return names
+    return [*names, "scratch_gym.envs.single_drag", "scratch_gym.envs.single_drag_fast"]
 
 
 def test_the_environments_never_import_torch() -> None:
     names = modules_without_training()
-    assert {f"{NAME}.env", f"{NAME}.fast.env", f"{NAME}.tasks", f"{NAME}.feasible"} <= set(names)
+    assert {f"{NAME}.models", f"{NAME}.fast.pool", f"{NAME}.tasks", f"{NAME}.feasible"} <= set(
+        names
+    )
     assert f"{NAME}.generation.generator" in names
     code = (
         "import importlib, sys\n"

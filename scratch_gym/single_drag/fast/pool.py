@@ -103,9 +103,11 @@ _worker: dict[str, Any] = {}
 
 
 def _init_worker(obs_size: tuple[int, int]) -> None:
-    from scratch_gym.single_drag.env import SingleDragEnv
+    import gymnasium as gym
 
-    _worker["env"] = SingleDragEnv()
+    # The real env by its registered id (registered on ``import scratch_gym``): the env classes
+    # live a layer above this package.
+    _worker["env"] = gym.make("ScratchWorld-SingleDrag-v0", disable_env_checker=True).unwrapped
     _worker["obs_size"] = obs_size
 
 

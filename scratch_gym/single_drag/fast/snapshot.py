@@ -23,7 +23,7 @@ from scratch_gym.single_drag.tasks.instructions import SETTINGS, instruction_for
 from scratch_gym.single_drag.tasks.task import DragTask, task_from_json
 
 FORMAT = 1
-EDITOR_VERSION = "15.2.0"  # envs/scratch-editor/package.json (checked by a test)
+EDITOR_VERSION = "15.2.0"  # web/scratch-editor/package.json (checked by a test)
 
 
 class SnapshotError(ValueError):

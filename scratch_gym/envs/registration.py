@@ -10,7 +10,7 @@ from typing import Any
 
 import gymnasium as gym
 
-SCRATCH_ENV = "scratch_gym.env:ScratchEnv"
+SCRATCH_ENV = "scratch_gym.envs.scratch:ScratchEnv"
 
 
 @dataclass(frozen=True)
@@ -47,38 +47,38 @@ ENV_IDS: dict[str, EnvId] = {
         "LLM agents: program text with numbered blocks; semantic edits as JSON {api, args}",
     ),
     "ScratchWorld-Program-v0": EnvId(
-        "scratch_gym.nl2scratch.program_env:ProgramEnv",
+        "scratch_gym.envs.program:ProgramEnv",
         {},
         "NL2Scratch-style: a description in, a whole scratchblocks program out; SAC and unit tests",
     ),
     "ScratchWorld-SingleDrag-v0": EnvId(
-        "scratch_gym.single_drag.env:SingleDragEnv",
+        "scratch_gym.envs.single_drag:SingleDragEnv",
         {"action": "points", "observation": "screen"},
         "Single-Step Drag, LLM agents: 1280x720 screenshot + instruction; one drag (start, end "
         "pixels) per episode; reward 1 if the intended connection formed",
     ),
     "ScratchWorld-SingleDragPixels-v0": EnvId(
-        "scratch_gym.single_drag.env:SingleDragEnv",
+        "scratch_gym.envs.single_drag:SingleDragEnv",
         {"action": "box", "observation": "pixels"},
         "Single-Step Drag, RL: small screenshot (obs_size) + instruction token ids; Box(4) drag "
         "(action='grid': 10 px grab/drop cells); tasks='generated' for unlimited tasks",
     ),
     "ScratchWorld-SingleDragElements-v0": EnvId(
-        "scratch_gym.single_drag.env:SingleDragEnv",
+        "scratch_gym.envs.single_drag:SingleDragEnv",
         {"action": "grid", "observation": "elements"},
         "Single-Step Drag, RL: element list as arrays + instruction token ids; grid drag "
         "(MultiDiscrete grab/drop cells of 10 px)",
     ),
     "ScratchWorld-SingleDragFast-v0": EnvId(
-        "scratch_gym.single_drag.fast.env:SingleDragFastEnv",
+        "scratch_gym.envs.single_drag_fast:SingleDragFastEnv",
         {"observation": "pixels", "action": "grid"},
         "Single-Step Drag on the fast path: a captured task pool (pool=DIR) stepped in numpy, "
         "same spaces as the real RL ids; gym.make_vec(..., vectorization_mode="
         "'vector_entry_point') gives the batched VectorEnv",
-        vector_entry_point="scratch_gym.single_drag.fast.env:SingleDragVectorEnv",
+        vector_entry_point="scratch_gym.envs.single_drag_fast:SingleDragVectorEnv",
     ),
     "ScratchWorld-Perception-v0": EnvId(
-        "scratch_gym.perception.env:PerceptionEnv",
+        "scratch_gym.envs.perception:PerceptionEnv",
         {},
         "Visual Perception QA: one screenshot + question (connection/existence/field); text answer",
     ),

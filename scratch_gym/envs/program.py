@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import json
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -15,29 +14,24 @@ from gymnasium import spaces
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv
+from scratch_gym.envs.validation import ProgramValidator
+from scratch_gym.nl2scratch.episodes import (
+    ProgramEpisode,
+    as_lines,
+    as_text,
+    names_by_name,
+    program_context,
+    read_corpus,
+    task_episode,
+)
 from scratch_gym.nl2scratch.generation import get_generation_protocol
-from scratch_gym.nl2scratch.inputs import Example
-from scratch_gym.nl2scratch.protocols import PROTOCOLS, ScoringProtocol, get_protocol
-from scratch_gym.nl2scratch.scoring import score_prediction
-from scratch_gym.program import ScratchblocksError, parse_scripts, render_scripts
-from scratch_gym.program.projects import empty_project, project_json, with_project_json
+from scratch_gym.nl2scratch.protocols import PROTOCOLS, get_protocol
+from scratch_gym.program import ScratchblocksError, parse_scripts
+from scratch_gym.program.projects import project_json, with_project_json
 from scratch_gym.spaces import UnicodeText
-from scratch_gym.tasks import Evaluator, Task, list_tasks, load_task
-from scratch_gym.tasks.projects import load_project
+from scratch_gym.tasks import Task, list_tasks, load_task
 
 MAX_PROGRAM_CHARS = 100_000
-
-
-@dataclass
-class ProgramEpisode:
-    """What one episode asks for and how it is scored."""
-
-    description: str
-    reference: list[str] | None = None
-    project: dict[str, Any] | bytes = field(default_factory=empty_project)
-    target: str = "Sprite1"
-    task: Task | None = None
-    key: str = ""
 
 
 class ProgramEnv(PageEnv):
@@ -135,6 +129,7 @@ class ProgramEnv(PageEnv):
         self._browser = browser
         self._page: EditorPage | None = None
         self.episode: ProgramEpisode | None = None
+        self.validator: ProgramValidator | None = None
         self._attempts_left = attempts
         self._last_error = ""
 
@@ -157,6 +152,8 @@ class ProgramEnv(PageEnv):
             "task": self.episode.task.id if self.episode.task else None,
             "protocol": self.protocol.name,
         }
+        self.validator = ProgramValidator(episode, self.sac_protocol, self.dialect)
+        info.update(self.validator.start(self.page))
         return self._obs(), info
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
@@ -171,7 +168,7 @@ class ProgramEnv(PageEnv):
         }
         try:
             program = self._program_text(action)
-            loaded = self._load(program)
+            self._load(program)
         except PageDeadError as exc:
             return self.dead_page_step(exc, t0)
         except (ScratchblocksError, ValueError) as exc:
@@ -179,16 +176,18 @@ class ProgramEnv(PageEnv):
             info.update(last_error=self._last_error, parsed=False)
             truncated = self._attempts_left <= 0
             if truncated and isinstance(action, (str, list, tuple)):  # the program that counts
-                info.update(self.program_scores(_as_text(action)))
+                info.update(self.program_scores(as_text(action)))
             info["step_time_ms"] = (time.perf_counter() - t0) * 1000
             return self._obs(), 0.0, False, truncated, info
         self._last_error = ""
         try:
-            info.update(self._score(program, loaded))
+            assert self.validator is not None
+            reward, terminated, scored = self.validator.step(self.page, program)
         except PageDeadError as exc:
             return self.dead_page_step(exc, t0)
+        info.update(scored)
         info.update(parsed=True, last_error="", step_time_ms=(time.perf_counter() - t0) * 1000)
-        return self._obs(), float(info["score"]), True, False, info
+        return self._obs(), reward, terminated, False, info
 
     def hidden_facts(self) -> dict[str, Any]:
         """For privileged agents: the episode's ``reference`` program (lines), when it has one."""
@@ -256,8 +255,8 @@ class ProgramEnv(PageEnv):
         targets = {t["name"]: t for t in project["targets"]}
         stage = next(t for t in project["targets"] if t.get("isStage"))
         target = targets[self.episode.target]
-        declared_vars = {**_names(stage, "variables"), **_names(target, "variables")}
-        declared_lists = {**_names(stage, "lists"), **_names(target, "lists")}
+        declared_vars = {**names_by_name(stage, "variables"), **names_by_name(target, "variables")}
+        declared_lists = {**names_by_name(stage, "lists"), **names_by_name(target, "lists")}
         result = parse_scripts(
             program,
             dialect=self.dialect,
@@ -279,136 +278,17 @@ class ProgramEnv(PageEnv):
 
     def program_scores(self, program: str) -> dict[str, Any]:
         """The episode's scores of ``program`` (:func:`score_program` under ``sac_protocol``)."""
-        assert self.episode is not None
-        return score_program(
-            program, self.episode.description, self.episode.reference, self.sac_protocol
-        )
-
-    def _score(self, program: str, project: dict[str, Any]) -> dict[str, Any]:
-        assert self.episode is not None
-        out = self.program_scores(program)
-        page = self.page
-        vm_blocks = page.bridge.vm_blocks(self.episode.target)
-        out["program_in_editor"] = render_scripts(vm_blocks, dialect=self.dialect)
-        if self.episode.task is not None and self.episode.task.tests:
-            result = Evaluator(page, self.episode.task).evaluate()
-            out.update(result.to_info())
-            out["score"] = result.psr
-        elif "sac_ref" in out:
-            out["score"] = out["sac_ref"]
-        else:
-            out["score"] = out["sac_nl"]
-        return out
+        assert self.validator is not None
+        return self.validator.scores(program)
 
     def _obs(self) -> dict[str, Any]:
         assert self.episode is not None
         return {
             "description": self.episode.description,
             "target": self.episode.target,
-            "context": json.dumps(_context(project_json(self.episode.project)), ensure_ascii=False),
+            "context": json.dumps(
+                program_context(project_json(self.episode.project)), ensure_ascii=False
+            ),
             "last_error": self._last_error,
             "attempts_left": max(self._attempts_left, 0),
         }
-
-
-def score_program(
-    program: str, description: str, reference: list[str] | None, protocol: ScoringProtocol
-) -> dict[str, Any]:
-    """One program's scores as the environment and the ``eval`` judge both give them: EM, F1,
-    PS, SAC_nl (with its slot scores) and, with a reference, SAC_ref, after the protocol's
-    post-processing; with the protocol's name and switches."""
-    example = Example("", description, list(reference or []))
-    s = score_prediction(program, example, protocol, check_parse=True)
-    out: dict[str, Any] = {
-        "sac_protocol": protocol.name,
-        "postprocessed": protocol.postprocess,
-        "sac_nl": s.sac_nl,
-        "sac_nl_slots": {k: v for k, v in s.sac_nl_slots.items() if v is not None},
-        "ps": s.ps,
-    }
-    if reference is not None:
-        out.update(em=s.em, f1=s.f1, sac_ref=s.sac_ref)
-    return out
-
-
-def _as_text(action: Any) -> str:
-    return action if isinstance(action, str) else "\n".join(str(x) for x in action)
-
-
-def as_lines(program: Any) -> list[str]:
-    """A program given as one text or as a list of lines, as its lines."""
-    if isinstance(program, str):
-        return program.splitlines()
-    return [str(line) for line in program]
-
-
-def _names(target: dict[str, Any], key: str) -> dict[str, str]:
-    return {value[0]: var_id for var_id, value in target.get(key, {}).items()}
-
-
-def _context(project: dict[str, Any]) -> dict[str, Any]:
-    """Names the program may refer to."""
-    out: dict[str, Any] = {"sprites": {}, "stage": {}}
-    for target in project["targets"]:
-        entry = {
-            "costumes": [c["name"] for c in target.get("costumes", [])],
-            "sounds": [s["name"] for s in target.get("sounds", [])],
-            "variables": [v[0] for v in target.get("variables", {}).values()],
-            "lists": [v[0] for v in target.get("lists", {}).values()],
-        }
-        if target.get("isStage"):
-            entry["broadcasts"] = list(target.get("broadcasts", {}).values())
-            out["stage"] = entry
-        else:
-            out["sprites"][target["name"]] = entry
-    return out
-
-
-def read_corpus(path: str | Path) -> list[dict[str, Any]]:
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"corpus file not found: {path}")
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{number}: not valid JSON ({exc})") from exc
-        if not isinstance(row, dict) or "nl" not in row:
-            raise ValueError(
-                f"{path}:{number}: each line needs an object with 'nl' (and 'pseudocode')"
-            )
-        rows.append(row)
-    if not rows:
-        raise ValueError(f"{path}: the corpus holds no example")
-    return rows
-
-
-def task_episode(task: Task) -> ProgramEpisode:
-    """A program-writing episode from a task: its golden scripts for the sprite they change most."""
-    if task.start is None or task.golden is None:
-        raise ValueError(
-            f"task {task.id} has no starting and golden project to write a program for"
-        )
-    start_data = load_project(task.start)
-    start = project_json(start_data)
-    golden = project_json(load_project(task.golden))
-    start_targets = {t["name"]: t for t in start["targets"]}
-    best, best_gain = None, -1
-    for target in golden["targets"]:
-        before = len(start_targets.get(target["name"], {}).get("blocks", {}))
-        gain = len(target.get("blocks", {})) - before
-        if gain > best_gain:
-            best, best_gain = target, gain
-    assert best is not None
-    reference = render_scripts(best.get("blocks", {})).splitlines()
-    return ProgramEpisode(
-        description=task.instruction,
-        reference=reference,
-        project=start_data,
-        target=best["name"],
-        task=task,
-        key=task.id,
-    )

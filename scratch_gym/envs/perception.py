@@ -14,9 +14,9 @@ from PIL import Image
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import EditorPage
 from scratch_gym.editor.page_env import PageEnv
+from scratch_gym.envs.validation import AnswerValidator
 from scratch_gym.observations.pixels import screen_space
 from scratch_gym.perception.dataset import DEFAULT_SCREENS, DEFAULT_SEED, load, scene_questions
-from scratch_gym.perception.questions import is_correct
 from scratch_gym.scratchworld.perception import PerceptionItem, load_items
 from scratch_gym.spaces import UnicodeText
 
@@ -109,6 +109,7 @@ class PerceptionEnv(PageEnv):
         self.action_space = UnicodeText(ANSWER_CHARS)
         self._malformed = 0
         self._question: dict[str, Any] | None = None
+        self.validator: AnswerValidator | None = None
         self._screenshot: np.ndarray | None = None
 
     def reset(
@@ -151,7 +152,11 @@ class PerceptionEnv(PageEnv):
             raise ValueError(f"unknown reset options {sorted(options)}")
         self._question = q
         self._malformed = 0
-        return self._obs(), {"id": q["id"], "kind": q["kind"], "subtype": q["subtype"]}
+        item = self._items[q["task_id"]] if q.get("rule") else None  # by its own answer rules
+        self.validator = AnswerValidator(q, item)
+        info = {"id": q["id"], "kind": q["kind"], "subtype": q["subtype"]}
+        info.update(self.validator.start(self._page))
+        return self._obs(), info
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         self.check_reset()
@@ -165,13 +170,9 @@ class PerceptionEnv(PageEnv):
             error = f"the answer must be text of at most {ANSWER_CHARS} characters, got {got}"
             info = {**about, "correct": False, "last_action_error": error}
             return self._obs(), 0.0, False, self._malformed >= MAX_MALFORMED, info
-        if q.get("rule"):  # a ScratchWorld item: its own answer rules
-            correct = self._items[q["task_id"]].is_correct(action)
-        else:
-            correct = is_correct(q, action)
-        info = {**about, "answer": q["answer"], "given": action, "correct": correct,
-                "last_action_error": ""}  # fmt: skip
-        return self._obs(), float(correct), True, False, info
+        assert self.validator is not None
+        reward, terminated, scored = self.validator.step(self._page, action)
+        return self._obs(), reward, terminated, False, {**about, **scored}
 
     def hidden_facts(self) -> dict[str, Any]:
         """For privileged agents: the question's ``answer`` (and the whole ``question``)."""

@@ -2,7 +2,7 @@
 
 The environment composes an editor page (browser side), an action model (how agent actions become
 editor input) and an observation model (what the agent sees). The ids registered in
-``scratch_gym.registration`` are presets of these parts.
+``scratch_gym.envs.registration`` are presets of these parts.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from scratch_gym.actions.errors import ActionError
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import BridgeError, EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv, dead_page_error
+from scratch_gym.envs.validation import TaskValidator
 from scratch_gym.observations.base import EpisodeText, ObservationModel
 from scratch_gym.observations.settings import OBSERVATION_NAMES, observation_setting
 from scratch_gym.program.projects import (
@@ -111,7 +112,7 @@ class ScratchEnv(PageEnv):
     One episode builds or edits a Scratch program in the real editor. The environment is composed
     of an editor page, an action model (``action``: how actions become editor input) and an
     observation model (``observation``: what the agent sees); each registered id is a preset of
-    the two (``scratch_gym.registration``).
+    the two (``scratch_gym.envs.registration``).
 
     ## Action Space
 
@@ -272,6 +273,7 @@ class ScratchEnv(PageEnv):
         self.reward_mode = reward_mode
         self.terminate_on_success = terminate_on_success
         self.episode: TaskEpisode | None = None
+        self.validator: TaskValidator | None = None
         self._episode_max_steps = self.max_steps or DEFAULT_MAX_STEPS
         self._browser = browser
         self.text = EpisodeText()
@@ -309,9 +311,11 @@ class ScratchEnv(PageEnv):
         self.text = EpisodeText(instruction=str(instruction))
         info: dict[str, Any] = {}
         self.episode = None
+        self.validator = None
         if task is not None:
-            self.episode = TaskEpisode(page, task, every_step=self.reward_mode == "per_step")
-            info.update(self.episode.start(load=False))
+            self.validator = TaskValidator(task, every_step=self.reward_mode == "per_step")
+            info.update(self.validator.start(page))
+            self.episode = self.validator.episode
         obs = self.observations.observe(page, self.text)
         info.update(self._info(page))
         info["reset_time_ms"] = (time.perf_counter() - t0) * 1000
@@ -353,10 +357,12 @@ class ScratchEnv(PageEnv):
         reward = 0.0
         info: dict[str, Any] = {}
         acted = time.perf_counter()
-        if self.episode is not None:
-            reward, task_info = self.episode.step(final=terminated or truncated)
+        if self.validator is not None:
+            reward, won, task_info = self.validator.step(
+                page, action, final=terminated or truncated
+            )
             info.update(task_info)
-            if self.terminate_on_success and self.episode.success:
+            if self.terminate_on_success and won:
                 terminated, truncated = True, False
         evaluated = time.perf_counter()
         obs = self.observations.observe(page, self.text)

@@ -3,22 +3,20 @@
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
 from scratch_gym.actions.errors import ActionError
 from scratch_gym.editor.browser import BrowserSession
-from scratch_gym.editor.page import VIEWPORT, EditorPage, PageDeadError
+from scratch_gym.editor.page import EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv
+from scratch_gym.envs.validation import DragValidator
 from scratch_gym.single_drag import editor_drag
 from scratch_gym.single_drag.feasible.geometric import geometric_regions
 from scratch_gym.single_drag.generation.generator import TaskGenerator
 from scratch_gym.single_drag.models import DragEpisodeText, OneDragAction, observation_model
 from scratch_gym.single_drag.tasks.instructions import SETTINGS, instruction_for
 from scratch_gym.single_drag.tasks.task import DragTask, load_tasks
-
-DIAGONAL = math.hypot(*VIEWPORT)
 
 
 class SingleDragEnv(PageEnv):
@@ -130,6 +128,7 @@ class SingleDragEnv(PageEnv):
         self._browser = browser
         self._page: EditorPage | None = None
         self.task: DragTask | None = None
+        self.validator: DragValidator | None = None
         self._project: dict[str, Any] | None = None
         self._done = True
 
@@ -164,6 +163,8 @@ class SingleDragEnv(PageEnv):
         )
         obs = self.observations.observe(self.page, self.text)
         info = {"task_id": task.id, "kind": task.kind, "setting": setting, "view": view}
+        self.validator = DragValidator(task, self.shaped_reward)
+        info.update(self.validator.start(self.page))
         info["reset_time_ms"] = (time.perf_counter() - t0) * 1000
         return obs, info
 
@@ -185,25 +186,12 @@ class SingleDragEnv(PageEnv):
         try:
             page = self.episode_page
             action_info = self.actions.execute(page, parsed)
-            result = editor_drag.outcome(page, task)
+            assert self.validator is not None
+            reward, _, info = self.validator.step(page, parsed)
         except PageDeadError as exc:
             return self.dead_page_step(exc, t0, self.observations.blank(self.text))
-        start_err = task.regions.start.distance(parsed.start)
-        end_err = task.regions.end_distance(parsed.start, parsed.end)
-        reward = 1.0 if result.success else 0.0
-        if self.shaped_reward and not result.success:
-            reward = -(min(start_err, DIAGONAL) + min(end_err, DIAGONAL)) / (2 * DIAGONAL)
-        info = {
-            "task_id": task.id,
-            "success": result.success,
-            "start_correct": result.start_correct,
-            "end_correct": result.success or end_err == 0.0,
-            "start_error_px": start_err,
-            "end_error_px": 0.0 if result.success else end_err,
-            "dragged": result.dragged,
-            **action_info,
-            "last_action_error": "",
-        }
+        info.update(action_info)
+        info["last_action_error"] = ""
         obs = self.observations.observe(page, self.text)
         info["step_time_ms"] = (time.perf_counter() - t0) * 1000
         return obs, reward, True, False, info
