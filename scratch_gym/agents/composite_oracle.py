@@ -1,16 +1,12 @@
 """The composite-mode oracle: turns the live program into the task's golden one with composite
 actions only (``{"api": ..., "args": {...}}``), then answers ``done``.
 
-Per target whose scripts or variables differ from the golden's: select it, make the missing
-variables and lists, keep scripts that already equal a golden one, and edit each other golden
-script out of the live script with the same first block (or build it): stacks are aligned block by
-block (longest common subsequence of blocks with the same opcode, custom block or name), so only
-what differs is deleted, added, connected or set. Live scripts left over are deleted. Custom
-blocks are defined before anything that calls them.
-
-Actions are made one at a time from the live VM's blocks (read through the page, as an oracle
-may) and name blocks by id until the last moment, when the id becomes the index the latest
-observation shows; the numbering renumbers after every edit.
+It carries out the oracles' shared plan (:mod:`scratch_gym.agents.edit_plan`) target by target:
+each edit operation becomes one or two composite actions (a new block is ``add_block``, filled in
+on free canvas, then ``connect_blocks`` to its place). Actions are made one at a time from the live VM's blocks (read
+through the env's privileged channel, as an oracle may) and name blocks by id until the last
+moment, when the id becomes the index the latest observation shows; the numbering renumbers after
+every edit.
 """
 
 from __future__ import annotations
@@ -18,13 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from scratch_gym.agents import edit_plan as ep
 from scratch_gym.agents.base import privileged_channel
-from scratch_gym.agents.composite_plan import (
-    BlockTree,
-    TreeReader,
-    align_stacks,
-    pair_scripts,
-)
+from scratch_gym.agents.composite_plan import TreeReader
 from scratch_gym.agents.golden import GoldenOracle
 from scratch_gym.program.numbering import number_blocks
 
@@ -53,57 +45,33 @@ class CompositeOracleAgent(GoldenOracle):
             raise RuntimeError("the oracle needs bind(env) before it acts")
         return self.channel
 
-    def _blocks(self) -> dict[str, Any]:
+    def _editing(self) -> dict[str, Any]:
+        """The editing target: ``{target, is_stage, blocks}`` (the VM's blocks)."""
         return self.page.bridge.composite_blocks()
 
     def _index(self, block_id: str) -> int:
-        index = number_blocks(self._blocks()["blocks"]).index_of(block_id)
+        index = number_blocks(self._editing()["blocks"]).index_of(block_id)
         if index is None:
             raise RuntimeError(f"block {block_id} is not in the observation")
         return index
 
     def _tops(self) -> set[str]:
-        blocks = self._blocks()["blocks"]
+        blocks = self._editing()["blocks"]
         return {i for i, b in blocks.items() if b.get("topLevel") and not b.get("shadow")}
 
-    # -- the plan -------------------------------------------------------------------------------
     def _live_project(self) -> dict[str, Any]:
         return self.page.project()
 
+    # -- the plan -------------------------------------------------------------------------------
     def _plan(self) -> Iterator[Action]:
         for target, missing, want in self._targets_to_edit():
-            yield from self._select(target)
-            scope = "all" if target.get("isStage") else "sprite"
-            for api, name in missing:
-                yield {"api": api, "args": {"name": name, "scope": scope}}
-            yield from self._edit_target(want)
+            yield from ep.carry_out(ep.setup_ops(target, missing), self._execute, self._editing)
+            now = TreeReader(self._editing()["blocks"], vm=True).scripts()
+            yield from ep.carry_out(ep.script_ops(now, want), self._execute, self._editing)
         self.mismatch = self._differences()
         yield {"api": "done", "args": {}}
 
-    def _select(self, target: dict[str, Any]) -> Iterator[Action]:
-        state = self._blocks()
-        if target.get("isStage"):
-            if not state["is_stage"]:
-                yield {"api": "select_stage", "args": {}}
-        elif state["is_stage"] or state["target"] != target["name"]:
-            yield {"api": "select_sprite", "args": {"name": target["name"]}}
-
-    def _edit_target(self, want: list[list[BlockTree]]) -> Iterator[Action]:
-        now = TreeReader(self._blocks()["blocks"], vm=True).scripts()
-        todo, pending = pair_scripts(now, want)
-        for k, (script, base) in enumerate(todo):  # define custom blocks before any call
-            if base is None and script[0].opcode == "procedures_definition":
-                made = yield from self._build(script[0])
-                todo[k] = (script, [TreeReader(self._blocks()["blocks"], vm=True).node(made)])
-        for script, base in todo:
-            yield from self._edit_stack(base or [], script, None, None)
-        leftovers = sorted(pending, key=lambda i: now[i][0].opcode == "procedures_definition")
-        for i in leftovers:  # deleting a script's top block deletes the script (as the editor)
-            for node in now[i]:
-                if node.id in self._blocks()["blocks"]:
-                    yield self._act("delete_block", index=node.id)
-
-    # -- edits ----------------------------------------------------------------------------------
+    # -- the executor ---------------------------------------------------------------------------
     def _act(self, api: str, **args: Any) -> Action:
         """An action whose block-id arguments (index, source, target) become indices now."""
         for key in ("index", "source", "target"):
@@ -111,68 +79,60 @@ class CompositeOracleAgent(GoldenOracle):
                 args[key] = self._index(args[key])
         return {"api": api, "args": args}
 
-    def _edit_stack(
-        self, now: list[BlockTree], want: list[BlockTree], parent: str | None, slot: str | None
-    ) -> Iterator[Action]:
-        pairs = align_stacks(now, want, force_first=parent is None)
-        kept = {c for c, _ in pairs}
-        to_now = {g: c for c, g in pairs}
-        for i, node in enumerate(now):
-            if i not in kept:
-                yield self._act("delete_block", index=node.id)
-        prev: str | None = None
-        for g, node in enumerate(want):
-            if g in to_now:
-                current = now[to_now[g]]
-                yield from self._edit_block(current, node)
-                prev = current.id
-                continue
-            new = yield from self._build(node)
-            if prev is not None:
-                yield self._act("connect_blocks", source=new, target=prev, placement="stack_after")
-            elif parent is not None:
+    def _execute(self, op: ep.EditOp, fill: ep.Fill | None = None) -> Iterator[Action]:
+        """The composite actions of one edit operation; returns the id of a block it makes. A new
+        block is filled in on free canvas, then connected (a C-block connected with an empty mouth
+        would wrap the blocks below its place)."""
+        if isinstance(op, ep.SelectTarget):
+            if op.stage:
+                yield {"api": "select_stage", "args": {}}
+            else:
+                yield {"api": "select_sprite", "args": {"name": op.name}}
+        elif isinstance(op, ep.MakeData):
+            api = "add_list" if op.is_list else "add_variable"
+            yield {"api": api, "args": {"name": op.name, "scope": "all" if op.stage else "sprite"}}
+        elif isinstance(op, ep.DefineBlock):
+            options = {
+                "proccode": op.proccode,
+                "argument_names": list(op.argument_names),
+                "warp": op.warp,
+            }
+            return (yield from self._add("procedures_definition", options))
+        elif isinstance(op, ep.AddBlock):
+            new = yield from self._add(op.opcode, op.options)
+            assert fill is not None
+            yield from fill(new)
+            if op.below is not None:
                 yield self._act(
-                    "connect_blocks",
-                    source=new,
-                    target=parent,
-                    placement="statement_into",
-                    input=slot,
+                    "connect_blocks", source=new, target=op.below, placement="stack_after"
                 )
-            prev = new
+            elif op.parent is not None:
+                placement = "statement_into" if op.stack is not None else "value_into"
+                slot = op.stack if op.stack is not None else op.input
+                yield self._act(
+                    "connect_blocks", source=new, target=op.parent, placement=placement, input=slot
+                )
+            return new
+        elif isinstance(op, ep.SetInput):
+            yield self._act("set_block_field", index=op.block, field=op.input, value=op.value)
+        elif isinstance(op, ep.SetField):
+            yield self._act("set_block_field", index=op.block, field=op.field, value=op.value)
+        elif isinstance(op, ep.DeleteBlock):
+            yield self._act("delete_block", index=op.block)
+        elif isinstance(op, ep.DeleteScript):
+            # deleting a hat deletes its script; a stack block leaves the blocks under it
+            for block in op.blocks:
+                if block in self._editing()["blocks"]:
+                    yield self._act("delete_block", index=block)
+        else:
+            raise TypeError(f"not an edit operation: {op!r}")
+        return None
 
-    def _build(self, node: BlockTree) -> Iterator[Action]:
-        """Add ``node`` as a new script and fill it in; returns the new block's id."""
+    def _add(self, opcode: str, options: dict[str, Any]) -> Iterator[Action]:
+        """``add_block`` (a new script on free canvas); returns the new block's id."""
         before = self._tops()
-        yield {"api": "add_block", "args": {"opcode": node.opcode, **node.options}}
-        new = [i for i in self._tops() - before]
+        yield {"api": "add_block", "args": {"opcode": opcode, **options}}
+        new = list(self._tops() - before)
         if len(new) != 1:
-            raise RuntimeError(f"add_block {node.opcode} made {len(new)} new scripts")
-        made = TreeReader(self._blocks()["blocks"], vm=True).node(new[0])
-        yield from self._edit_block(made, node)
+            raise RuntimeError(f"add_block {opcode} made {len(new)} new scripts")
         return new[0]
-
-    def _edit_block(self, now: BlockTree, want: BlockTree) -> Iterator[Action]:
-        names = list(dict.fromkeys([*want.literals, *want.reporters, *now.reporters]))
-        for name in names:
-            got, need = now.reporters.get(name), want.reporters.get(name)
-            if got is not None and need is not None and got.key == need.key:
-                yield from self._edit_block(got, need)
-                continue
-            if got is not None:
-                yield self._act("delete_block", index=got.id)
-            if need is not None:
-                new = yield from self._build(need)
-                yield self._act(
-                    "connect_blocks", source=new, target=now.id, placement="value_into", input=name
-                )
-            elif name in want.literals and want.literals[name] != now.literals.get(name):
-                yield self._act(
-                    "set_block_field", index=now.id, field=name, value=want.literals[name]
-                )
-        for name, value in want.fields.items():
-            if now.fields.get(name) != value:
-                yield self._act("set_block_field", index=now.id, field=name, value=value)
-        for name in dict.fromkeys([*want.stacks, *now.stacks]):
-            yield from self._edit_stack(
-                now.stacks.get(name, []), want.stacks.get(name, []), now.id, name
-            )

@@ -1,4 +1,4 @@
-"""Block trees for the composite oracle: a target's scripts from sb3 or live VM blocks.
+"""Block trees for the oracles' edit planner: a target's scripts from sb3 or live VM blocks.
 
 A :class:`BlockTree` is one non-shadow block: its own fields, the literal in each input's
 shadow, the reporter in each input, its statement stacks and the ``add_block`` options that

@@ -1,12 +1,11 @@
-"""Edits of one target's scripts by mouse and keyboard, planned as the composite oracle plans them.
+"""The primitive oracle's executor: the oracles' shared edit plan
+(:mod:`scratch_gym.agents.edit_plan`) carried out by mouse and keyboard.
 
-The golden and live scripts are compared with the composite oracle's block trees and alignment
-(:mod:`scratch_gym.agents.composite_plan`, :func:`~scratch_gym.agents.composite_plan.align_stacks`):
-equal scripts are kept, the others are edited out of the live script with the same first block.
-Unlike the composite oracle, blocks are built in place, as a person builds them: each new block is
-dragged from the palette straight onto the connection it belongs to (under a block, into a C-block's
-mouth, into an input slot), then its inputs are filled in. After every drag the VM's blocks are
-checked; a drag that snapped elsewhere is undone (Ctrl+Z) and tried again.
+Blocks are built in place, as a person builds them: each new block is dragged from the palette
+straight onto the connection it belongs to (under a block, into a C-block's mouth, into an input
+slot), then its inputs are filled in. After every drag the VM's blocks are checked; a drag that
+snapped elsewhere is undone (Ctrl+Z) and tried again. Targets, data and custom blocks are made in
+the sprite pane and dialogs (:mod:`~scratch_gym.agents.primitive_oracle.dialogs`).
 """
 
 from __future__ import annotations
@@ -15,7 +14,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from scratch_gym.agents.composite_plan import ARGUMENTS, BlockTree, align_stacks, pair_scripts
+from scratch_gym.agents import edit_plan as ep
+from scratch_gym.agents.composite_plan import ARGUMENTS, BlockTree
+from scratch_gym.agents.primitive_oracle import dialogs
 from scratch_gym.agents.primitive_oracle import gestures as g
 from scratch_gym.agents.primitive_oracle.gestures import Action, OracleError, Point
 from scratch_gym.agents.primitive_oracle.view import EditorView
@@ -31,69 +32,47 @@ class ScriptEditor:
 
     # -- a target ---------------------------------------------------------------------------------
     def edit_target(self, want: list[list[BlockTree]]) -> Iterator[Action]:
-        now = self.view.scripts()
-        todo, pending = pair_scripts(now, want)
-        defs = [i for i in pending if now[i][0].opcode == "procedures_definition"]
-        for i in pending:  # leftover scripts go first (room on the canvas), definitions last
-            if i not in defs:
-                yield from self.delete_script(now[i][0].id)
-        todo.sort(key=lambda t: t[0][0].opcode != "procedures_definition")
-        for script, base in todo:
-            if base is None:
-                top = yield from self.insert(script[0], None, None)
-                base = [self.view.node(top)]
-            yield from self.edit_stack(base, script, None, None)
-        for i in defs:
-            yield from self.delete_script(now[i][0].id)
+        """Plan the editing target's scripts from the live ones and carry the plan out."""
+        yield from ep.carry_out(
+            ep.script_ops(self.view.scripts(), want), self.execute, self.view.vm
+        )
 
-    # -- stacks and blocks ------------------------------------------------------------------------
-    def edit_stack(
-        self, now: list[BlockTree], want: list[BlockTree], parent: str | None, slot: str | None
-    ) -> Iterator[Action]:
-        pairs = align_stacks(now, want, force_first=parent is None)
-        kept = {c for c, _ in pairs}
-        to_now = {w: c for c, w in pairs}
-        for i, node in enumerate(now):
-            if i not in kept:
-                yield from self.delete_block(node.id)
-        prev: str | None = None
-        for w, node in enumerate(want):
-            if w in to_now:
-                current = now[to_now[w]]
-                yield from self.edit_block(current, node)
-                prev = current.id
-                continue
-            made = yield from self.insert(node, prev, None if prev else parent, slot)
-            yield from self.edit_block(self.view.node(made), node)
-            prev = made
+    def execute(self, op: ep.EditOp, fill: ep.Fill | None = None) -> Iterator[Action]:
+        """The gestures of one edit operation; returns the id of a block it makes (dragged into
+        place, then filled in)."""
+        if isinstance(op, ep.SelectTarget):
+            yield from dialogs.select_target(self.view, op)
+        elif isinstance(op, ep.MakeData):
+            yield from dialogs.make_data(self.view, op)
+        elif isinstance(op, ep.DefineBlock):
+            return (yield from dialogs.define_block(self.view, op))
+        elif isinstance(op, ep.AddBlock):
+            node = BlockTree(op.new, op.opcode, (op.opcode,), dict(op.options))
+            slot = op.stack
+            if op.parent is not None and op.input is not None:
+                slot = self._input_id(op.parent, op.input)
+            made = yield from self.insert(node, op.below, None if op.below else op.parent, slot)
+            assert fill is not None
+            yield from fill(made)
+            return made
+        elif isinstance(op, ep.SetInput):
+            yield from self.set_input(op.block, self._input_id(op.block, op.input), op.value)
+        elif isinstance(op, ep.SetField):
+            yield from self.set_field(op.block, op.field, op.value)
+        elif isinstance(op, ep.DeleteBlock):
+            yield from self.delete_block(op.block)
+        elif isinstance(op, ep.DeleteScript):
+            yield from self.delete_script(op.top)
+        else:
+            raise TypeError(f"not an edit operation: {op!r}")
+        return None
 
-    def edit_block(self, now: BlockTree, want: BlockTree) -> Iterator[Action]:
-        names = list(dict.fromkeys([*want.literals, *want.reporters, *now.reporters]))
-        for name in names:
-            got, need = now.reporters.get(name), want.reporters.get(name)
-            if got is not None and need is not None and got.key == need.key:
-                yield from self.edit_block(got, need)
-                continue
-            if got is not None:
-                yield from self.delete_block(got.id)
-            if need is not None:
-                made = yield from self.insert(need, None, now.id, self._input_id(now, name))
-                yield from self.edit_block(self.view.node(made), need)
-            elif name in want.literals and want.literals[name] != now.literals.get(name):
-                yield from self.set_input(now.id, self._input_id(now, name), want.literals[name])
-        for name, value in want.fields.items():
-            if now.fields.get(name) != value:
-                yield from self.set_field(now.id, name, value)
-        for name in dict.fromkeys([*want.stacks, *now.stacks]):
-            current = self.view.node(now.id).stacks.get(name, [])
-            yield from self.edit_stack(current, want.stacks.get(name, []), now.id, name)
-
-    def _input_id(self, node: BlockTree, name: str) -> str:
+    def _input_id(self, block_id: str, name: str) -> str:
         """The input's real name (a custom-block call's inputs are keyed by argument names)."""
-        if node.opcode != "procedures_call":
-            return name
         blocks = self.view.vm()["blocks"]
-        code = (blocks[node.id].get("mutation") or {}).get("proccode")
+        if blocks[block_id]["opcode"] != "procedures_call":
+            return name
+        code = (blocks[block_id].get("mutation") or {}).get("proccode")
         for b in blocks.values():
             m = b.get("mutation") or {}
             if b.get("opcode") == "procedures_prototype" and m.get("proccode") == code:
