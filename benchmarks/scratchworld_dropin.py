@@ -4,8 +4,9 @@ OpenAI-compatible endpoint: a few tasks, their result folders, a table, and a la
     PYTHONPATH=. python benchmarks/scratchworld_dropin.py --scratchworld ../shared/data/scratchworld \\
         --client-venv .scratchworld-client-venv [--tasks say_hello,...] [--parallel 2]
 
-Each task runs in composite mode (``--parallel`` at once), then in primitive mode, one at a time
-(the endpoint tells primitive sessions apart by their project, and tasks share projects), on a
+Each task runs in composite mode, then in primitive mode, ``--parallel`` at once (primitive mode in
+batches whose tasks' initial projects differ: the endpoint tells primitive sessions apart by
+their project, :func:`~scratch_gym.serve.dropin.project_batches`), on a
 service started with ``--oracle-channel``. Measured: ``runs``, ``agents``, ``modes``,
 ``scripted_success_composite`` and ``scripted_success_primitive`` (their result.json's
 ``success``), ``session_open_s_p50`` (``POST /sessions`` answered, timed here on the same
@@ -48,6 +49,7 @@ from scratch_gym.serve.dropin import (  # noqa: E402
     run_drag_runner,
     run_results,
     run_task_runner,
+    run_task_runner_batched,
     task_category,
 )
 from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint  # noqa: E402
@@ -56,7 +58,16 @@ from scratch_gym.serve.verdicts import Run, agreement, judge  # noqa: E402
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from scratchworld_dropin_agents import agent_success, run_agents, verdict_runs  # noqa: E402
 
-TASKS = "say_hello,hide_show_sprite,ask_and_echo,celsius_to_fahrenheit"
+# three short tasks of each category that both oracles solve
+TASKS = ",".join(
+    (
+        "say_hello,hide_show_sprite,ask_and_echo",
+        "party_costume,pong_starter_edge_bouncing_error,maze_starter_start_position_error",
+        "make_it_fly_gravity_flap_mode_modify,mouse_trail_direction_increment_control_modify,"
+        "mouse_trail_size_mode_toggle_modify",
+        "celsius_to_fahrenheit,even_or_double,highest_power_of_2",
+    )
+)
 # the first task of each connection type (parent, next, substack_2, substack_1, input), and a
 # palette variable dropped into another sprite's block
 DRAG_TASKS = "T1_001,T1_011,T2_001,T2_002,T2_016,T2_025"
@@ -120,7 +131,9 @@ def main() -> int:
     parser.add_argument("--scratchworld", required=True, type=Path)
     parser.add_argument("--client-venv", required=True, type=Path)
     parser.add_argument("--tasks", default=TASKS)
-    parser.add_argument("--parallel", type=int, default=2, help="composite runs at once")
+    parser.add_argument(
+        "--parallel", type=int, default=2, help="their runner's tasks at once, both modes"
+    )
     parser.add_argument("--max-steps", type=int, default=150, help="their runner's --max_steps")
     parser.add_argument("--agents", default="awm,agent-s2", help="their agents run after scratch-agent")  # fmt: skip
     parser.add_argument("--drag-tasks", default=DRAG_TASKS, help="their Single-Step Drag tasks")
@@ -142,10 +155,10 @@ def main() -> int:
     try:
         opens = session_open_times(url)
         with ScriptedEndpoint(checkout, serve_url=url) as endpoint:
-            for mode, parallel in (("composite", args.parallel), ("primitive", 1)):
+            for mode, runner in (("composite", run_task_runner), ("primitive", run_task_runner_batched)):  # fmt: skip
                 with tempfile.TemporaryDirectory(dir=keep) as tmp:
                     t0 = time.perf_counter()
-                    run = run_task_runner(python, checkout, Path(tmp), url, endpoint.base_url, tasks, mode=mode, max_steps=args.max_steps, parallel=parallel)  # fmt: skip
+                    run = runner(python, checkout, Path(tmp), url, endpoint.base_url, tasks, mode=mode, max_steps=args.max_steps, parallel=args.parallel, timeout=3600)  # fmt: skip
                     wall[mode] = time.perf_counter() - t0
                     for task in tasks:
                         result = run.result(task, task_category(checkout, task)) or {}

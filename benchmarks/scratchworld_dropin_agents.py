@@ -10,7 +10,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from scratch_gym.serve.dropin import RunnerResult, run_results, run_task_runner, task_category
+from scratch_gym.serve.dropin import (
+    RunnerResult,
+    run_results,
+    run_task_runner,
+    run_task_runner_batched,
+    task_category,
+)
 from scratch_gym.serve.verdicts import Run
 
 AGENT_MODES = {"awm": ("composite", "primitive"), "agent-s2": ("primitive",)}
@@ -30,8 +36,8 @@ def run_agents(
     workroot: Path | None = None,
 ) -> tuple[list[Row], dict[str, float], list[bool], list[Run]]:
     """``(rows, runner wall seconds by "agent/mode", whether results.py read each folder, the
-    runs for verdict_agreement)``. Composite runs go ``parallel`` at once, primitive ones one at
-    a time (the endpoint tells primitive sessions apart by their project). Working folders go
+    runs for verdict_agreement)``. Both modes run ``parallel`` at once, primitive mode in batches
+    whose tasks' projects differ (the endpoint tells primitive sessions apart by their project). Working folders go
     under ``workroot`` (kept: the runs' exported projects are judged later), else temporary."""
     rows: list[Row] = []
     wall: dict[str, float] = {}
@@ -41,10 +47,10 @@ def run_agents(
         for mode in AGENT_MODES.get(agent, ()):
             with tempfile.TemporaryDirectory(dir=workroot, prefix=f"{agent}-{mode}-") as tmp:
                 t0 = time.perf_counter()
-                run = run_task_runner(
+                runner = run_task_runner if mode == "composite" else run_task_runner_batched
+                run = runner(
                     python, checkout, Path(tmp), url, llm_base_url, tasks, mode=mode, agent=agent,
-                    max_steps=max_steps, parallel=parallel if mode == "composite" else 1,
-                    timeout=3600,
+                    max_steps=max_steps, parallel=parallel, timeout=3600,
                 )  # fmt: skip
                 wall[f"{agent}/{mode}"] = round(time.perf_counter() - t0, 1)
                 for task in tasks:

@@ -41,6 +41,30 @@ def task_category(checkout: Path, task: str) -> str:
     raise FileNotFoundError(f"no task {task!r} under {checkout / 'tasks'}")
 
 
+def initial_project(checkout: Path, task: str) -> str:
+    """The ``initial_project`` that the task's JSON names (the project their runner loads)."""
+    path = checkout / "tasks" / task_category(checkout, task) / f"{task}.json"
+    return str(json.loads(path.read_text(encoding="utf-8")).get("initial_project", ""))
+
+
+def project_batches(projects: dict[str, str]) -> list[list[str]]:
+    """The tasks (``task -> initial project``, in order) in as few batches as their commonest
+    project needs, of sizes as even as that allows, no two tasks of a batch on the same project, each batch in the given order.
+    The primitive scripted endpoint claims a conversation's session by its project
+    (:mod:`scratch_gym.serve.scripted_primitive`): one runner call per batch, however many
+    tasks at once, never holds two unclaimed sessions on the same project."""
+    counts: dict[str, int] = {}
+    for project in projects.values():
+        counts[project] = counts.get(project, 0) + 1
+    batches: list[list[str]] = [[] for _ in range(max(counts.values(), default=0))]
+    held: list[set[str]] = [set() for _ in batches]
+    for task, project in projects.items():  # the shortest batch without the project
+        i = min((i for i, h in enumerate(held) if project not in h), key=lambda i: len(batches[i]))
+        batches[i].append(task)
+        held[i].add(project)
+    return batches
+
+
 def agent_config(llm_base_url: str) -> dict[str, Any]:
     """Their agent-config.json format (agent-config.json.example), pointed at ``llm_base_url``."""
     return {
@@ -163,6 +187,25 @@ def run_task_runner(
     return RunnerResult(
         proc.returncode, proc.stdout + proc.stderr, workdir / f"result_{safe}_{mode}_{agent}"
     )
+
+
+def run_task_runner_batched(
+    python: Path,
+    checkout: Path,
+    workdir: Path,
+    api_url: str,
+    llm_base_url: str,
+    tasks: list[str],
+    **kwargs: Any,
+) -> RunnerResult:
+    """:func:`run_task_runner` once per :func:`project_batches` batch, in the same working
+    folder (one result folder, and an agent's memory carries over from batch to batch as it does
+    from task to task): primitive mode at ``parallel`` > 1 with tasks that share a project."""
+    source = kwargs.get("tasks_root") or checkout
+    batches = project_batches({t: initial_project(source, t) for t in tasks}) or [[]]
+    runs = [run_task_runner(python, checkout, workdir, api_url, llm_base_url, b, **kwargs) for b in batches]  # fmt: skip
+    code = next((r.returncode for r in runs if r.returncode), 0)
+    return RunnerResult(code, "".join(r.output for r in runs), runs[-1].result_dir)
 
 
 def run_results(python: Path, checkout: Path, result_dir: Path) -> subprocess.CompletedProcess:
