@@ -17,11 +17,11 @@ echo "== pytest"
 # interface (where unshare is allowed, e.g. as root), so every server they start (the editor's
 # page server, the Ray cluster) binds and is reached on 127.0.0.1 and nothing else.
 # --durations=25: the slowest tests are listed after every run (where the suite's time goes).
-# -n: the tests run in SCRATCH_GYM_TEST_WORKERS worker processes (pytest-xdist; default 2, 0 runs
-# them in this process), a test file at a time per worker (--dist loadfile: a file's fixtures
-# are built once). Most of a browser test's time is waiting on the page, not CPU, so two workers
-# about halve the wall time on 2 cores.
-workers=${SCRATCH_GYM_TEST_WORKERS:-2}
+# SCRATCH_GYM_TEST_WORKERS=N runs the tests in N pytest-xdist worker processes, a test file at a
+# time each (--dist loadfile: a file's fixtures are built once). The default, 0, runs them in this
+# process: on 2 cores two workers were slower (26.7 min against about 19), as the browser tests
+# keep both cores busy; on a machine with more cores, workers pay.
+workers=${SCRATCH_GYM_TEST_WORKERS:-0}
 run_tests=(.venv/bin/python -m pytest -q -p no:cacheprovider --durations=25)
 if [ "$workers" != "0" ]; then
   run_tests+=(-n "$workers" --dist loadfile)
