@@ -31,19 +31,13 @@ def make_data(view: EditorView, op: MakeData) -> Iterator[Action]:
     yield from g.open_category(view, "Variables")
     text = "Make a List" if op.is_list else "Make a Variable"
     button = g.find(view.elements(), type="flyout_button", text=text)
-    if button is None:
-        raise OracleError(f"no {text} button")
-    yield g.click(g.centre(button))
+    yield g.click_on(button, f"{text} button")
     yield g.type_text(op.name)
     if not op.stage:
         radio = _labelled_input(view, "this sprite only")
-        if radio is None:
-            raise OracleError("no 'For this sprite only' choice in the dialog")
-        yield g.click(g.centre(radio))
+        yield g.click_on(radio, "'For this sprite only' choice in the dialog")
     ok = g.find(view.elements(), type="button", text="OK")
-    if ok is None:
-        raise OracleError("no OK button in the dialog")
-    yield g.click(g.centre(ok))
+    yield g.click_on(ok, "OK button in the dialog")
 
 
 def define_block(view: EditorView, op: DefineBlock) -> Iterator[Action]:
@@ -53,9 +47,7 @@ def define_block(view: EditorView, op: DefineBlock) -> Iterator[Action]:
     before = set(view.vm()["blocks"])
     yield from g.open_category(view, "My Blocks")
     button = g.find(view.elements(), type="flyout_button", text="Make a Block")
-    if button is None:
-        raise OracleError("no Make a Block button")
-    yield g.click(g.centre(button))
+    yield g.click_on(button, "Make a Block button")
     yield from _block_dialog(view, op)
     made = [
         i
@@ -87,20 +79,14 @@ def _block_dialog(view: EditorView, op: DefineBlock) -> Iterator[Action]:
                 "%b": "Add an input boolean",
             }[kind]
             el = g.find(view.elements(), type="button", text=button)
-            if el is None:
-                raise OracleError(f"no {button!r} in the Make a Block dialog")
-            yield g.click(g.centre(el))
+            yield g.click_on(el, f"{button!r} in the Make a Block dialog")
             yield g.type_text(text if kind == "label" else names.pop(0))
         first = False
     if op.warp:
         box = _labelled_input(view, "screen refresh")
-        if box is None:
-            raise OracleError("no 'Run without screen refresh' box")
-        yield g.click(g.centre(box))
+        yield g.click_on(box, "'Run without screen refresh' box")
     ok = g.find(view.elements(), type="button", text="OK")
-    if ok is None:
-        raise OracleError("no OK button in the Make a Block dialog")
-    yield g.click(g.centre(ok))
+    yield g.click_on(ok, "OK button in the Make a Block dialog")
 
 
 def _set_aside(view: EditorView, block_id: str) -> Iterator[Action]:

@@ -220,9 +220,7 @@ class ScriptEditor:
     def _make_room(self, ws: dict[str, Any]) -> Iterator[Action]:
         """No free canvas in view: zoom out once (the zoom-out button)."""
         button = g.find(self.view.elements(), type="button", text="zoom out")
-        if button is None:
-            raise OracleError("no free canvas and no zoom-out button")
-        yield g.click(g.centre(button))
+        yield g.click_on(button, "free canvas and no zoom-out button")
 
     def _placed(
         self, blocks: dict, made: str, after: str | None, parent: str | None, slot: str | None

@@ -59,6 +59,13 @@ def centre(element: dict[str, Any]) -> Point:
     return (element["cx"], element["cy"])
 
 
+def click_on(element: dict[str, Any] | None, missing: str) -> Action:
+    """A click on ``element``'s centre; OracleError ``no <missing>`` when it was not found."""
+    if element is None:
+        raise OracleError(f"no {missing}")
+    return click(centre(element))
+
+
 def find(els: list[dict[str, Any]], **want: Any) -> dict[str, Any] | None:
     for e in els:
         if all(e.get(k) == v for k, v in want.items()):
@@ -79,9 +86,7 @@ def open_category(view: EditorView, label: str) -> Iterator[Action]:
     cat = find(view.elements(), type="category", text=label)
     if cat is None:
         button = find(view.elements(), type="button", text="Add Extension")
-        if button is None:
-            raise OracleError(f"no palette category {label!r} and no Add Extension button")
-        yield click(centre(button))
+        yield click_on(button, f"palette category {label!r} and no Add Extension button")
         card = next(
             (
                 e
@@ -90,9 +95,9 @@ def open_category(view: EditorView, label: str) -> Iterator[Action]:
             ),
             None,
         )
-        if card is None:
-            raise OracleError(f"no palette category {label!r} and no such extension")
-        yield click(centre(card))  # adding an extension selects its category
+        yield click_on(
+            card, f"palette category {label!r} and no such extension"
+        )  # adding an extension selects its category
         return
     yield click(centre(cat))
 
