@@ -34,21 +34,6 @@
     };
   }
 
-  // The GUI's stage size ('small' or 'large'): the code area is wider beside the small stage.
-  // Waits (a few frames) for the GUI to lay the page out again and Blockly to resize.
-  async function setStageSize (size) {
-    const store = SG.state.store;
-    if (store.getState().scratchGui.stageSize.stageSize === size) return;
-    const before = SG.workspace().getParentSvg().getBoundingClientRect().width;
-    store.dispatch({type: 'scratch-gui/StageSize/SET_STAGE_SIZE', stageSize: size});
-    for (let i = 0; i < 30; i++) {
-      await SG.frames(1);
-      if (SG.workspace().getParentSvg().getBoundingClientRect().width !== before) break;
-    }
-    window.dispatchEvent(new Event('resize'));
-    await SG.frames(2);
-  }
-
   // Makes the sprite named `name` (or the stage, by its name) the editing target.
   async function selectTarget (name) {
     const vm = SG.vm;
@@ -72,7 +57,7 @@
     scroll_x: sx = 0, scroll_y: sy = 0, scale = 0.675, target: targetName = null,
     stage_size: stageSize = 'large', translate = null, flyout_anchor: flyoutAnchor = null}) => {
     if (targetName) await selectTarget(targetName);
-    await setStageSize(stageSize);
+    await SG.setStageSize(stageSize);
     SG.toolbox.flush();
     const ws = SG.workspace();
     const flyout = ws.getFlyout();

@@ -74,13 +74,11 @@
 
   // The GUI's stage size, 'large' (a new page's) or 'small' (what the stage-size buttons set):
   // sets it when `size` is given, waits for the layout and Blockly to follow, returns the size.
-  SG.register('view.stageSize', async ({size}) => {
+  // Sets the stage size (the code area is wider beside the small stage) and waits (a few frames)
+  // for the GUI to lay the page out again and Blockly to resize.
+  async function setStageSize (size) {
     const store = SG.state.store;
-    const now = () => store.getState().scratchGui.stageSize.stageSize;
-    if (size === undefined || size === null || size === now()) return now();
-    if (size !== 'large' && size !== 'small') {
-      SG.fail('bad_args', `size must be 'large' or 'small', not ${JSON.stringify(size)}`);
-    }
+    if (store.getState().scratchGui.stageSize.stageSize === size) return;
     const before = SG.workspace().getParentSvg().getBoundingClientRect().width;
     store.dispatch({type: 'scratch-gui/StageSize/SET_STAGE_SIZE', stageSize: size});
     for (let i = 0; i < 30; i++) {
@@ -89,6 +87,15 @@
     }
     window.dispatchEvent(new Event('resize'));
     await SG.frames(2);
+  }
+  SG.setStageSize = setStageSize;
+  SG.register('view.stageSize', async ({size}) => {
+    const now = () => SG.state.store.getState().scratchGui.stageSize.stageSize;
+    if (size === undefined || size === null || size === now()) return now();
+    if (size !== 'large' && size !== 'small') {
+      SG.fail('bad_args', `size must be 'large' or 'small', not ${JSON.stringify(size)}`);
+    }
+    await setStageSize(size);
     return now();
   });
   SG.register('view.set', ({scroll_x: x, scroll_y: y, scale}) => {
