@@ -314,9 +314,10 @@ def execute_primitive(page: EditorPage, action: PrimitiveAction) -> None:
 
 
 def drag(page: EditorPage, start: tuple[float, float], end: tuple[float, float]) -> None:
-    """A real drag: press at start, move past the drag threshold, intermediate moves, release."""
-    x0, y0 = start
-    x1, y1 = end
+    """A real drag: press at start, move past the drag threshold, intermediate moves, release.
+    The points may hold any real numbers (numpy scalars too)."""
+    x0, y0 = float(start[0]), float(start[1])
+    x1, y1 = float(end[0]), float(end[1])
     dist = math.hypot(x1 - x0, y1 - y0)
     ux, uy = ((x1 - x0) / dist, (y1 - y0) / dist) if dist > 0 else (1.0, 0.0)
     page.mouse_move(x0, y0)

@@ -19,6 +19,11 @@ editor's code), and how it is modelled:
    than ``currentConnectionPreference`` (20 units), even when it has drifted out of reach.
    Compatibility (``ConnectionChecker.doDragChecks``) is decided once, at capture, per pair of
    (dragged connection, workspace connection); a pair is then just a vector between the two.
+   While a statement connection is the candidate, Blockly shows an insertion marker there (a
+   copy of the dragged block without its inputs' blocks or the blocks below it), and every
+   block after it in that stack moves down by the marker's height for the next move's search
+   (measured: a candidate below a stack's first block moves the later blocks' connections down
+   and changes which of them is closest). A value input only highlights: nothing moves.
 4. **Drop.** Outside the workspace the drag is reverted; over the palette or the category menu
    the block is deleted; otherwise the highlighted candidate connects.
 
@@ -33,6 +38,9 @@ from typing import Any
 
 import numpy as np
 
+# Bumped whenever a change to the model can change an outcome: regions probed by the model are
+# cached under it (``feasible.cache``), so a fix recomputes them.
+MODEL_VERSION = 2
 THRESHOLD_PX = 6.0  # actions.primitive.DRAG_THRESHOLD_PX (kept equal by a test)
 PATH_STEPS = 3  # actions.primitive.DRAG_STEPS - 1 interpolated moves after the threshold move
 OPPOSITE = {"previous": "next", "next": "previous", "output": "input", "input": "output"}
@@ -46,12 +54,17 @@ class Pair:
     dx: float  # workspace connection minus dragged connection, at the drag's start (px)
     dy: float
     formed: str  # what connecting it makes: below:B, input:NAME:B, above:B, takes:B
+    y: float = 0.0  # the workspace connection's screen y at the drag's start (px)
+    stack: int = 0  # which top-level stack holds the workspace connection (per task)
+    marker: bool = False  # a statement connection: as the candidate it shows a marker
 
 
 def compile_pairs(geometry: dict[str, Any], picks: list[dict[str, Any]]) -> list[Pair]:
     """Every compatible pair for every pickable block, from ``single_drag.geometry`` data."""
     canvas = {b["id"]: b for b in geometry["canvas"]}
     flyout = {b["id"]: b for b in geometry["flyout"]}
+    roots = _roots(canvas)
+    stacks = {root: i for i, root in enumerate(sorted(set(roots.values())))}
     out: list[Pair] = []
     for label, pick in enumerate(picks, start=1):
         if pick["flyout"]:
@@ -80,9 +93,81 @@ def compile_pairs(geometry: dict[str, Any], picks: list[dict[str, Any]]) -> list
                 for cand in other["connections"]:
                     if _accepts(mine, conn, block, other, cand, canvas, dragged):
                         out.append(
-                            Pair(label, cand["x"] - lx, cand["y"] - ly, _formed(other, cand))
+                            Pair(
+                                label,
+                                cand["x"] - lx,
+                                cand["y"] - ly,
+                                _formed(other, cand),
+                                y=float(cand["y"]),
+                                stack=stacks[roots[other["id"]]],
+                                marker=cand["type"] == "next",
+                            )
                         )
     return out
+
+
+def _roots(canvas: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """Each canvas block's top-level block (the stack it is part of)."""
+    parent = {}
+    for b in canvas.values():
+        for c in b["connections"]:
+            if c["type"] in ("next", "input") and c["target"]:
+                parent[c["target"]] = b["id"]
+    out = {}
+    for bid in canvas:
+        root, seen = bid, 0
+        while root in parent and seen < len(canvas):
+            root, seen = parent[root], seen + 1
+        out[bid] = root
+    return out
+
+
+EMPTY_MOUTH_UNITS = 24.0  # an empty statement input's height (workspace units, measured)
+
+
+def marker_heights(geometry: dict[str, Any], picks: list[dict[str, Any]]) -> list[float]:
+    """Per pick, how far (px) the blocks after a statement candidate move down while its
+    insertion marker shows: the marker's height from its previous to its next connection (to
+    its mouth for a block without a next, such as forever, which wraps them). The marker
+    copies the dragged block without its inputs' blocks: a palette block as it is (scaled from
+    the palette's zoom to the workspace's), a canvas block with each filled mouth back at its
+    empty height."""
+    canvas = {b["id"]: b for b in geometry["canvas"]}
+    flyout = {b["id"]: b for b in geometry["flyout"]}
+    scale = float(geometry["scale"])
+    out = []
+    for pick in picks:
+        if pick["flyout"]:
+            block = flyout.get(pick["id"])
+            ratio = scale / float(geometry.get("flyout_scale") or scale)
+            out.append(_own_height(block, {}) * ratio if block else 0.0)
+        else:
+            block = canvas.get(pick["id"])
+            out.append(_own_height(block, canvas, EMPTY_MOUTH_UNITS * scale) if block else 0.0)
+    return out
+
+
+def _own_height(
+    block: dict[str, Any], canvas: dict[str, dict[str, Any]], empty: float = 0.0
+) -> float:
+    """Previous to next connection (px), each filled mouth counted at ``empty``; a block
+    without a next: previous to its first mouth; 0 without a previous."""
+    conns = block["connections"]
+    prev = next((c for c in conns if c["type"] == "previous"), None)
+    if prev is None:
+        return 0.0
+    own_next = next((c for c in conns if _own_next(c)), None)
+    mouths = [c for c in conns if c["type"] == "next" and c["input"] is not None]
+    if own_next is None:
+        return mouths[0]["y"] - prev["y"] if mouths else 0.0
+    height = own_next["y"] - prev["y"]
+    for mouth in mouths:
+        if mouth["target"] and mouth["target"] in canvas:
+            last = stack_last(canvas, mouth["target"])
+            end = next((c for c in last["connections"] if _own_next(c)), None)
+            if end is not None:
+                height -= max(end["y"] - mouth["y"] - empty, 0.0)
+    return height
 
 
 def _own_next(c: dict[str, Any]) -> bool:
@@ -131,8 +216,18 @@ def _accepts(
         has_next = any(_own_next(c) for c in block["connections"])
         occupant_has_next = bool(blocker and any(_own_next(c) for c in blocker["connections"]))
         if not has_next and not cand.get("target_shadow") and occupant_has_next:
-            return False
+            # scratch-blocks lets a block without a next (forever) in mid-stack when the
+            # blocks it displaces fit its first empty statement input: it wraps them.
+            return _empty_mouth(block)
     return True
+
+
+def _empty_mouth(block: dict[str, Any]) -> bool:
+    """Whether ``block`` has a statement input (SUBSTACK) with nothing in it."""
+    return any(
+        c["type"] == "next" and c["input"] is not None and c["target"] is None
+        for c in block["connections"]
+    )
 
 
 def compatible(a: Any, b: Any) -> bool:
@@ -188,6 +283,10 @@ class DragTables:
     pair_v: np.ndarray  # (T, D + 1, P, 2) float32
     pair_valid: np.ndarray  # (T, D + 1, P) bool
     pair_intended: np.ndarray  # (T, D + 1, P) bool
+    pair_y: np.ndarray  # (T, D + 1, P) float32: the workspace connection's screen y
+    pair_stack: np.ndarray  # (T, D + 1, P) int32: its top-level stack
+    pair_marker: np.ndarray  # (T, D + 1, P) bool: a statement connection (shows a marker)
+    pick_marker: np.ndarray  # (T, D + 1) float32: how far a marker moves later blocks (px)
     radii: np.ndarray  # (T, 3) float32: snap, connecting, preference (px)
     workspace: np.ndarray  # (T, 4) float32: left, top, right, bottom (px)
     delete_right: np.ndarray  # (T,) float32: drops left of this delete the block
@@ -226,6 +325,10 @@ def stack_tables(snaps: Sequence[Any]) -> DragTables:
     vec = np.zeros((t, d, p, 2), np.float32)
     valid = np.zeros((t, d, p), bool)
     intended = np.zeros((t, d, p), bool)
+    pair_y = np.zeros((t, d, p), np.float32)
+    pair_stack = np.zeros((t, d, p), np.int32)
+    pair_marker = np.zeros((t, d, p), bool)
+    pick_marker = np.zeros((t, d), np.float32)
     radii = np.zeros((t, 3), np.float32)
     workspace = np.zeros((t, 4), np.float32)
     delete_right = np.zeros(t, np.float32)
@@ -239,12 +342,16 @@ def stack_tables(snaps: Sequence[Any]) -> DragTables:
         for j, pick in enumerate(s.picks, start=1):
             flyout[i, j] = pick["flyout"]
             source[i, j] = pick["source"]
+            pick_marker[i, j] = pick.get("marker_px", 0.0)
         fill = np.zeros(d, np.int64)
         for pair, ok in zip(s.pairs, s.intended, strict=True):
             k = fill[pair.pick]
             vec[i, pair.pick, k] = (pair.dx, pair.dy)
             valid[i, pair.pick, k] = True
             intended[i, pair.pick, k] = ok
+            pair_y[i, pair.pick, k] = pair.y
+            pair_stack[i, pair.pick, k] = pair.stack
+            pair_marker[i, pair.pick, k] = pair.marker
             fill[pair.pick] += 1
         cfg = s.config
         radii[i] = (
@@ -268,6 +375,10 @@ def stack_tables(snaps: Sequence[Any]) -> DragTables:
         pair_v=vec,
         pair_valid=valid,
         pair_intended=intended,
+        pair_y=pair_y,
+        pair_stack=pair_stack,
+        pair_marker=pair_marker,
+        pick_marker=pick_marker,
         radii=radii,
         workspace=workspace,
         delete_right=delete_right,
@@ -302,13 +413,16 @@ def simulate(
     rng = tables.angle_range
     towards = (np.abs(angle) < rng) | (angle < -180 + rng) | (angle > 180 - rng)
 
-    vectors = tables.pair_v[task, pick]  # (B, P, 2)
+    base = tables.pair_v[task, pick]  # (B, P, 2)
     valid = tables.pair_valid[task, pick]
+    marker_h = tables.pick_marker[task, pick]  # (B,)
+    ys, stacks = tables.pair_y[task, pick], tables.pair_stack[task, pick]
     snap, connecting, preference = (tables.radii[task, i] for i in range(3))
     started = np.zeros(len(task), bool)
     blocked = np.zeros(len(task), bool)  # a palette drag that became a palette scroll
     cand = np.full(len(task), -1, np.int64)
     for delta in deltas:
+        vectors = _with_marker(base, cand, tables.pair_marker[task, pick], ys, stacks, marker_h)
         moved = np.hypot(delta[:, 0], delta[:, 1]) > radius
         begins = moved & ~started & ~blocked & (pick > 0)
         blocked |= begins & flyout & ~towards
@@ -334,6 +448,28 @@ def simulate(
     start_correct = tables.pick_source[task, grabbed] & started
     intended = tables.pair_intended[task, pick, np.maximum(pair, 0)] & (pair >= 0)
     return DragOutcome(grabbed, pair, deleted, reverted, start_correct, start_correct & intended)
+
+
+def _with_marker(
+    base: np.ndarray,
+    cand: np.ndarray,
+    marker: np.ndarray,
+    ys: np.ndarray,
+    stacks: np.ndarray,
+    height: np.ndarray,
+) -> np.ndarray:
+    """The pairs' vectors while the current candidate's insertion marker shows: a statement
+    candidate moves every connection below it in its stack down by the marker's height."""
+    b = np.arange(len(cand))
+    c = np.maximum(cand, 0)
+    showing = (cand >= 0) & marker[b, c]
+    if not showing.any():
+        return base
+    below = (stacks == stacks[b, c][:, None]) & (ys > ys[b, c][:, None] + 0.5)
+    shift = np.where(showing[:, None] & below, height[:, None], 0.0)
+    out = base.copy()
+    out[..., 1] += shift
+    return out
 
 
 def dist_to(vectors: np.ndarray, cand: np.ndarray, delta: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ from scratch_gym.single_drag import drag_model, tokens
 from scratch_gym.single_drag.drag_model import simulate
 from scratch_gym.single_drag.fast.calibration import draw_drags, replay
 from scratch_gym.single_drag.fast.pool import load_pool
-from scratch_gym.single_drag.fast.snapshot import EDITOR_VERSION, SnapshotError
+from scratch_gym.single_drag.fast.snapshot import EDITOR_VERSION, Snapshot, SnapshotError
 from scratch_gym.single_drag.rl_spaces import grid_cells, grid_points
 from tests.conftest import REPO_ROOT
 
@@ -159,6 +159,15 @@ def test_pool_errors_name_the_file(drag_pool, tmp_path):
     victim.unlink()
     with pytest.raises(SnapshotError, match="no such snapshot file"):
         load_pool(copy)
+    older = copy / "snapshots" / f"{manifest['tasks'][1]}.npz"  # pairs of an earlier model
+    with np.load(older) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(bytes(arrays["meta"]).decode())
+    meta.pop("model")
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    np.savez_compressed(older, **arrays)
+    with pytest.raises(SnapshotError, match=f"{older}: its drag pairs come from drag model v1"):
+        Snapshot.load(older)
     manifest["editor"] = "14.0.0"
     (copy / "pool.json").write_text(json.dumps(manifest))
     with pytest.raises(SnapshotError, match="rebuild the pool"):
@@ -206,3 +215,115 @@ def test_grid_cells_round_trip():
     pts = np.array([[0.0, 0.0], [1279.0, 719.0], [355.0, 205.0]])
     start, _ = grid_points(np.concatenate([grid_cells(pts), grid_cells(pts)], 1))
     assert np.abs(start - pts).max() <= 5.0
+
+
+def test_a_forever_dropped_mid_stack_wraps_the_blocks_below_in_both_paths(drag_env):
+    """scratch-blocks lets a block without a next connection (forever) into the middle of a
+    stack when the blocks it displaces fit its empty mouth; the model offers that connection
+    (it refused it, so such tasks had no successful drag on the fast path) and a drag along
+    it connects in the real editor too."""
+    from scratch_gym.single_drag import editor_drag
+    from scratch_gym.single_drag.drag_model import stack_tables
+    from scratch_gym.single_drag.feasible.capture import capture_drag
+    from scratch_gym.single_drag.tasks.task import task_from_json
+
+    spec = json.loads(
+        (REPO_ROOT / "tests/fixtures/single_drag/forever-wraps-mid-stack.json").read_text()
+    )
+    task = task_from_json(spec)
+    drag_env.reset(options={"task": task})
+    page = drag_env.page
+    capture = capture_drag(page, task)
+    intended = [p for p, ok in zip(capture.pairs, capture.intended, strict=True) if ok]
+    assert [p.formed for p in intended] == ["below:s0b3"]  # s0b3 holds s0b8 below it
+    start = np.array(task.regions.anchor, np.float32)
+    end = start + np.array([intended[0].dx, intended[0].dy], np.float32)
+    fast = simulate(stack_tables([capture]), np.array([0]), start[None], end[None])
+    assert fast.success[0]
+    editor_drag.perform(page, tuple(start), tuple(end))
+    blocks = page.bridge.vm_blocks()
+    assert editor_drag.outcome(page, task, blocks).success
+    forever = next(b for b in blocks.values() if b["opcode"] == "control_forever")
+    assert blocks["s0b3"]["next"] == forever["id"]
+    assert forever["inputs"]["SUBSTACK"]["block"] == "s0b8"  # the displaced blocks, wrapped
+
+
+def test_an_insertion_marker_moves_the_blocks_below_it_for_the_next_search():
+    """A drag traced in the real editor (a canvas stack dropped by a script of six blocks at
+    zoom 0.53): the candidate below the first block shows a marker 25.4 px high, the later
+    blocks move down by it, and the final search finds the block inside the C-block (s0b6)
+    closer than the C-block's own next (s0b5), which is closer where they were drawn."""
+    from scratch_gym.single_drag.drag_model import Pair, stack_tables
+    from scratch_gym.single_drag.feasible.capture import DragCapture
+
+    labels = np.zeros((360, 640), np.uint8)
+    labels[85, 245] = 1  # the grabbed stack's top block at (490, 170)
+    pairs = [
+        Pair(1, -84.3, 335.8, "below:s0b1", y=400.0, stack=0, marker=True),
+        Pair(1, -84.3, 479.9, "below:s0b5", y=544.1, stack=0, marker=True),
+        Pair(1, -75.8, 463.0, "below:s0b6", y=527.2, stack=0, marker=True),
+    ]
+
+    def outcome(marker_px: float) -> str:
+        picks = [{"opcode": "motion_movesteps", "flyout": False, "source": True, "id": "s4b1"}]
+        picks[0]["marker_px"] = marker_px
+        capture = DragCapture(
+            task=None,  # type: ignore[arg-type]
+            pick_step=2,
+            labels=labels,
+            picks=picks,
+            pairs=pairs,
+            intended=[False, False, True],
+            config={
+                "snap_radius": 48,
+                "connecting_snap_radius": 68,
+                "current_connection_preference": 20,
+                "drag_radius": 3,
+                "flyout_drag_radius": 10,
+                "drag_angle_range": 70,
+            },
+            scale=0.53,
+            workspace=(0.0, 0.0, 1280.0, 720.0),
+            delete_right=0.0,
+        )
+        out = simulate(
+            stack_tables([capture]),
+            np.array([0]),
+            np.array([[490.0, 170.0]], np.float32),
+            np.array([[385.2, 650.1]], np.float32),
+        )
+        return pairs[int(out.pair[0])].formed if out.pair[0] >= 0 else ""
+
+    assert outcome(25.44) == "below:s0b6"  # what the real editor connected
+    assert outcome(0.0) == "below:s0b5"  # without the marker's move: the model before
+
+
+def test_marker_heights_count_filled_mouths_empty_and_rescale_the_palette():
+    """The marker copies the dragged block without its inputs' blocks: a canvas if-block with
+    one 48-unit block in its mouth (zoom 0.5) makes a marker 12 px shorter than the block (its
+    mouth at the empty 24 units); a palette block is rescaled from the palette's zoom."""
+    from scratch_gym.single_drag.drag_model import marker_heights
+
+    def conn(kind, y, input=None, target=None):
+        return {"type": kind, "x": 0.0, "y": y, "input": input, "target": target}
+
+    if_block = {
+        "id": "c",
+        "connections": [
+            conn("previous", 100.0),
+            conn("next", 124.0, "SUBSTACK", "m"),
+            conn("next", 164.0),
+        ],
+    }
+    inner = {"id": "m", "connections": [conn("previous", 124.0), conn("next", 148.0)]}
+    palette = {"id": "f", "connections": [conn("previous", 10.0), conn("next", 42.4)]}
+    geometry = {
+        "scale": 0.5,
+        "flyout_scale": 0.675,
+        "canvas": [if_block, inner],
+        "flyout": [palette],
+    }
+    picks = [{"id": "c", "flyout": False}, {"id": "f", "flyout": True}]
+    canvas_h, palette_h = marker_heights(geometry, picks)
+    assert canvas_h == pytest.approx(64.0 - (24.0 - 12.0))
+    assert palette_h == pytest.approx(32.4 * 0.5 / 0.675)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from scratch_gym.editor.page import EditorPage
-from scratch_gym.single_drag.drag_model import Pair
+from scratch_gym.single_drag.drag_model import MODEL_VERSION, Pair
 from scratch_gym.single_drag.feasible.capture import DragCapture, capture_drag
 from scratch_gym.single_drag.models import read_elements
 from scratch_gym.single_drag.tasks.instructions import SETTINGS, instruction_for, mark_start
@@ -51,6 +51,7 @@ class Snapshot(DragCapture):
         meta = {
             "format": FORMAT,
             "editor": EDITOR_VERSION,
+            "model": MODEL_VERSION,
             "task": self.task.to_json(),
             "pick_step": self.pick_step,
             "picks": self.picks,
@@ -62,7 +63,9 @@ class Snapshot(DragCapture):
             "delete_right": self.delete_right,
             "elements": self.elements,
         }
-        pair_arr = np.array([[p.pick, p.dx, p.dy] for p in self.pairs], np.float32).reshape(-1, 3)
+        pair_arr = np.array(
+            [[p.pick, p.dx, p.dy, p.y, p.stack, p.marker] for p in self.pairs], np.float32
+        ).reshape(-1, 6)
         tmp = path.with_suffix(".tmp.npz")
         np.savez_compressed(
             tmp,
@@ -91,8 +94,21 @@ class Snapshot(DragCapture):
                 f"{path}: captured with editor {meta.get('editor')}, this is {EDITOR_VERSION}; "
                 "rebuild the pool"
             )
+        if meta.get("model", 1) != MODEL_VERSION:
+            raise SnapshotError(
+                f"{path}: its drag pairs come from drag model v{meta.get('model', 1)}, this is "
+                f"v{MODEL_VERSION} (a fix changed which drags connect); rebuild the pool"
+            )
         pairs = [
-            Pair(int(row[0]), float(row[1]), float(row[2]), formed)
+            Pair(
+                int(row[0]),
+                float(row[1]),
+                float(row[2]),
+                formed,
+                y=float(row[3]),
+                stack=int(row[4]),
+                marker=bool(row[5]),
+            )
             for row, formed in zip(arrays["pairs"], meta["formed"], strict=True)
         ]
         return cls(

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from scratch_gym.single_drag.drag_model import MODEL_VERSION
 from scratch_gym.single_drag.tasks.task import DragTask
 
 
@@ -24,12 +25,13 @@ def regions_cache_dir() -> Path:
 def regions_cache_path(task: DragTask, probe: str = "editor") -> Path:
     """The cache file of ``task``'s regions: its id and a digest of everything that sets up the
     drag (project, view, source, goal), so that a changed task file is computed anew; regions
-    probed by the drag model (``probe="model"``) are kept apart from the real drags' ones."""
+    probed by the drag model (``probe="model"``) are kept apart from the real drags' ones, per
+    version of the model."""
     data = task.to_json()
     data.pop("regions", None)
     data.pop("meta", None)
     digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
-    suffix = "" if probe == "editor" else f"-{probe}"
+    suffix = "" if probe == "editor" else f"-{probe}-v{MODEL_VERSION}"
     return regions_cache_dir() / f"{task.id}-{digest}{suffix}.json"
 
 

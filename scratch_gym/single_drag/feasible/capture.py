@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from scratch_gym.editor.page import EditorPage
-from scratch_gym.single_drag.drag_model import Pair, compile_pairs
+from scratch_gym.single_drag.drag_model import Pair, compile_pairs, marker_heights
 from scratch_gym.single_drag.feasible.geometry import Geometry
 from scratch_gym.single_drag.tasks.task import DragTask
 
@@ -25,7 +25,7 @@ class DragCapture:
     task: DragTask
     pick_step: int
     labels: np.ndarray  # (rows, cols) uint8
-    picks: list[dict[str, Any]]  # {opcode, flyout, source}
+    picks: list[dict[str, Any]]  # {opcode, flyout, source, id, marker_px}
     pairs: list[Pair]
     intended: list[bool]  # per pair: connecting it achieves the goal
     config: dict[str, float]  # drag constants (workspace units, degrees)
@@ -42,14 +42,16 @@ def capture_drag(page: EditorPage, task: DragTask) -> DragCapture:
     if len(cap["picks"]) > 255:
         raise RuntimeError(f"task {task.id}: {len(cap['picks'])} pickable blocks (at most 255)")
     source_id = _source_id(geometry, task)
+    markers = marker_heights(geometry, cap["picks"])
     picks = [
         {
             "opcode": p["opcode"],
             "flyout": p["flyout"],
             "source": p["id"] == source_id,
             "id": p["id"] if not p["flyout"] else None,
+            "marker_px": round(h, 3),
         }  # fmt: skip
-        for p in cap["picks"]
+        for p, h in zip(cap["picks"], markers, strict=True)
     ]
     pairs = compile_pairs(geometry, cap["picks"])
     goal = goal_formed(task)
