@@ -29,9 +29,10 @@ from scratch_gym.program.projects import (
     empty_project,
     read_project_file,
 )
+from scratch_gym.task_selection import TaskSelectionError
 from scratch_gym.tasks import TaskEpisode
 from scratch_gym.tasks.projects import load_project as load_task_project
-from scratch_gym.tasks.registry import TaskPoolError, TaskRegistry, UnknownTaskError, registry_for
+from scratch_gym.tasks.registry import TaskRegistry, UnknownTaskError, registry_for
 from scratch_gym.tasks.schema import Task
 
 DEFAULT_MAX_STEPS = 50
@@ -183,9 +184,9 @@ class ScratchEnv(PageEnv):
       one episode.
     - ``browser``: the Chromium session to open the page in (default: one shared per process).
     - ``task``: a task id every episode uses (``reset(options={"task": id})`` overrides it).
-    - ``tasks``: a pool to sample a task from at each reset when none is given, seeded by
-      ``reset(seed=)``: ``"all"``, a category (``"create"``, ...), a task id, or a list of task
-      ids and categories.
+    - ``tasks``: the tasks to sample one from at each reset when none is given, seeded by
+      ``reset(seed=)``: ``"all"``, a category, a task id, or a list of task ids and categories
+      (the one task vocabulary: docs/tasks-and-rewards.md, "Selecting tasks").
     - ``tasks_dir``: the user's own task folder(s) (``<category>/<task-id>/task.toml``), read
       besides the shipped suite and ``$SCRATCH_GYM_TASKS``; ids must not clash.
     - ``reward_mode``: ``"per_step"`` or ``"sparse"`` (see Rewards).
@@ -267,8 +268,8 @@ class ScratchEnv(PageEnv):
             self._registry.ids()
         # task=, tasks= and project= are checked here too, so a typo fails at make, not at reset
         self.default_task = task
-        self.task_pool = tasks
-        self._pool_ids = self._check_task_arguments(task, tasks)
+        self.task_selection = tasks
+        self._selected_ids = self._check_task_arguments(task, tasks)
         self.default_project = self._check_project_argument(project)
         self.reward_mode = reward_mode
         self.terminate_on_success = terminate_on_success
@@ -405,7 +406,7 @@ class ScratchEnv(PageEnv):
         self, task: str | Task | None, tasks: str | list[str] | None
     ) -> list[str] | None:
         """Check ``task=`` and ``tasks=`` against the registry (ValueError naming the argument,
-        the closest id or category and what is allowed); returns the pool's task ids."""
+        the closest id or category and what is allowed); returns the ids ``tasks=`` selects."""
         if task is not None and not isinstance(task, Task) and task not in self.registry.ids():
             unknown = UnknownTaskError(str(task), self.registry.ids())
             raise ValueError(
@@ -414,8 +415,8 @@ class ScratchEnv(PageEnv):
         if tasks is None:
             return None
         try:
-            return self.registry.pool(tasks)
-        except TaskPoolError as exc:
+            return self.registry.select(tasks)
+        except TaskSelectionError as exc:
             raise ValueError(f"tasks={tasks!r}: {exc}") from None
 
     @staticmethod
@@ -441,9 +442,10 @@ class ScratchEnv(PageEnv):
             return task
         if task is not None:
             return self.registry.load(task)
-        if self._pool_ids is None:
+        if self._selected_ids is None:
             return None
-        return self.registry.load(self._pool_ids[int(self.np_random.integers(len(self._pool_ids)))])
+        ids = self._selected_ids
+        return self.registry.load(ids[int(self.np_random.integers(len(ids)))])
 
     @staticmethod
     def _resolve_project(project: str | Path | dict | bytes | None) -> dict | bytes:
