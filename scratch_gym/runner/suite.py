@@ -105,11 +105,11 @@ def evaluate(
 
     try:
         if ray_address:
-            from scratch_gym.runner.ray_pool import run_jobs_ray
+            from scratch_gym.runner.ray_workers import run_jobs_ray
 
             run_jobs_ray(todo, env or EnvSpec(), ray_address, workers, on_record)
         else:
-            from scratch_gym.runner.pool import run_jobs
+            from scratch_gym.runner.workers import run_jobs
 
             run_jobs(todo, env or EnvSpec(), workers, on_record)
     finally:
