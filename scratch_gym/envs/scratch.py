@@ -104,7 +104,7 @@ def resolve_observation(name: str, given: dict[str, Any]) -> tuple[str, dict[str
         raise ValueError(f"unknown observation model {name!r}; allowed: {allowed}")
     setting = observation_setting(name)
     filled = {k: setting.defaults.get(k) if v is None else v for k, v in given.items()}
-    return setting.model, filled
+    return setting.observation_model, filled
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -254,13 +254,13 @@ class ScratchEnv(PageEnv):
         self.settle_timeout_ms = int(settle_timeout_ms)
         self.actions: ActionModel = _build(ACTION_MODELS, "action", action)
         self.action_mode = action
-        model, given = resolve_observation(
+        observation_model, given = resolve_observation(
             observation, {"ocr": ocr, "ocr_min_score": ocr_min_score, "fusion": fusion}
         )
         self.observations: ObservationModel = _build(
             OBSERVATION_MODELS,
             "observation",
-            model,
+            observation_model,
             {
                 "obs_size": ("size", None if obs_size is None else tuple(obs_size)),
                 "ocr": ("ocr", given["ocr"]),

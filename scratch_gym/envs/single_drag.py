@@ -13,9 +13,9 @@ from scratch_gym.editor.page import EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.envs.validation import DragValidator
 from scratch_gym.single_drag import editor_drag
+from scratch_gym.single_drag.env_parts import DragEpisodeText, OneDragAction, observation_model
 from scratch_gym.single_drag.feasible.geometric import geometric_regions
 from scratch_gym.single_drag.generation.generator import TaskGenerator
-from scratch_gym.single_drag.models import DragEpisodeText, OneDragAction, observation_model
 from scratch_gym.single_drag.tasks.instructions import SETTINGS, instruction_for
 from scratch_gym.single_drag.tasks.task import DragTask, load_tasks
 from scratch_gym.task_selection import TaskSelectionError, select_ids
@@ -30,7 +30,7 @@ class SingleDragEnv(PageEnv):
 
     The Single-Step Drag benchmark in the real editor, put together like every id: an editor
     page, an action model (the one drag) and an observation model
-    (:mod:`scratch_gym.single_drag.models`). Registered as
+    (:mod:`scratch_gym.single_drag.env_parts`). Registered as
     ``ScratchWorld-SingleDrag-v0`` (LLM agents), ``ScratchWorld-SingleDragPixels-v0`` and
     ``ScratchWorld-SingleDragElements-v0`` (RL: the same spaces as the fast path's
     ``ScratchWorld-SingleDragFast-v0``, so a policy trained there runs here unchanged).
