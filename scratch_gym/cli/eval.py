@@ -110,7 +110,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="nl2scratch: {key, nl, pseudocode} lines to write programs for",
     )
     p.add_argument("--categories", nargs="*", default=None, help="task categories (default: all)")
-    p.add_argument("--tasks", nargs="*", default=None, help="task ids (instead of categories)")
+    p.add_argument(
+        "--tasks",
+        nargs="*",
+        default=None,
+        help="task ids and categories, instead of --categories (docs/tasks-and-rewards.md)",
+    )
     p.add_argument("--runs", "-k", type=positive_int, default=1, help="runs per task")
     p.add_argument(
         "--workers", type=positive_int, default=1, help="environments in parallel (processes)"
