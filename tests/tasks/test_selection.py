@@ -103,3 +103,32 @@ def test_the_nl2scratch_suite_selects_its_items_by_the_same_words():
     ]
     with pytest.raises(TaskSelectionError, match="did you mean 'fix-bounce'"):
         suite.select(task_ids=["fix-bonce"])
+
+
+def test_the_envs_check_their_tasks_argument_when_made():
+    from scratch_gym.envs.program import ProgramEnv
+    from scratch_gym.envs.single_drag import SingleDragEnv
+
+    with pytest.raises(ValueError, match=r"tasks='creat': unknown category 'creat'"):
+        ProgramEnv(tasks="creat")
+    with pytest.raises(ValueError, match=r"tasks=\['dc-1'\]: unknown task 'dc-1'"):
+        SingleDragEnv(tasks=["dc-1"])
+
+
+@pytest.mark.browser
+def test_the_envs_draw_from_the_tasks_they_select():
+    from scratch_gym.envs.program import ProgramEnv
+    from scratch_gym.envs.single_drag import SingleDragEnv
+
+    program = ProgramEnv(tasks=["fix-bounce"])
+    try:
+        assert program.reset(seed=1)[1]["task"] == "fix-bounce"
+    finally:
+        program.close()
+    kind = select_drag_tasks(None)[-1].category
+    drag = SingleDragEnv(tasks=kind)
+    try:
+        task_id = drag.reset(seed=2)[1]["task_id"]
+        assert task_id in {t.id for t in select_drag_tasks(kind)}
+    finally:
+        drag.close()
