@@ -107,7 +107,7 @@ def breakdown(records: list[dict], tasks: dict) -> tuple[dict, dict]:
 def element_counts(tasks: list) -> int:
     """The largest element list among the tasks' scenes (the policy keeps MAX_ELEMENTS)."""
     from scratch_gym.envs.single_drag import SingleDragEnv
-    from scratch_gym.single_drag.models import read_elements
+    from scratch_gym.single_drag.env_parts import read_elements
 
     env = SingleDragEnv()
     try:

@@ -8,7 +8,7 @@ writes a fixed two-line program when the prompt has none; with ``n`` > 1 it retu
 of the first ``n`` examples with made-up token log-probabilities (lower for later ones); under
 the retry protocol it wraps the program in the JSON reply that protocol asks for. Then it runs
 ``scratch-gym eval --suite nl2scratch`` on the first ``--limit`` items of the 800 set under the
-retry protocol, the paper protocol 0-shot, 20-shot (the 800 items as a leave-one-out pool) and
+retry protocol, the paper protocol 0-shot, 20-shot (the 800 items as leave-one-out examples) and
 20-shot with 8 samples, and scores the written candidates with ``scratch-gym nl2scratch``. The
 numbers show the machinery, not a model.
 """

@@ -1,7 +1,7 @@
 """The NL2Scratch ``paper`` generation protocol as an agent: one request per description.
 
 The prompt (:func:`~scratch_gym.agents.prompts.paper_program_messages`) holds the description and,
-with ``shots``, the K TF-IDF-nearest examples of the ``examples`` pool
+with ``shots``, the K TF-IDF-nearest examples of the ``examples`` file
 (:mod:`~scratch_gym.nl2scratch.retrieval`; never the item itself). The reply is the program as
 plain text, submitted as written (the scorer post-processes it). One greedy generation of at most
 384 new tokens; with ``samples`` N > 1, N choices sampled at ``temperature`` (and ``top_p``) with
@@ -52,9 +52,9 @@ class ProgramWriterAgent(Agent):
             self.params.update(n=samples, logprobs=True)
         self.retriever = None
         if shots:
-            from scratch_gym.nl2scratch.retrieval import Retriever, read_pool
+            from scratch_gym.nl2scratch.retrieval import Retriever, read_examples
 
-            self.retriever = Retriever(read_pool(str(examples)))
+            self.retriever = Retriever(read_examples(str(examples)))
         self._key: str | None = None
 
     def reset(self, task: Any = None) -> None:

@@ -36,7 +36,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mode", default="primitive", choices=["primitive", "composite"])
     p.add_argument("--out", required=True, metavar="DIR", help="Minari datasets root to write")
     p.add_argument("--obs-size", default="320x180", metavar="WxH", help="pixel observation size")
-    p.add_argument("--tasks", nargs="*", default=None, help="task ids (default: the whole suite)")
+    p.add_argument(
+        "--tasks",
+        nargs="*",
+        default=None,
+        help="task ids and categories (default: the whole suite)",
+    )
     p.add_argument("--categories", nargs="*", default=None, help="task categories")
     p.add_argument("--runs", type=int, default=1, help="episodes per task (seeds seed+run)")
     p.add_argument("--workers", type=int, default=1, help="environments in parallel (processes)")

@@ -15,7 +15,7 @@ Examples::
     scratch-gym eval --suite nl2scratch --agent llm --references test.jsonl   # EM/F1/PS/SAC
     scratch-gym eval --agent oracle --observation screen_elements_ocr  # DOM + PaddleOCR, as the paper
     scratch-gym eval --suite nl2scratch --agent llm --references test.jsonl --protocol paper \
-        --shots 20 --examples pool.jsonl                # the paper's protocol, retrieval ICL
+        --shots 20 --examples examples.jsonl                # the paper's protocol, retrieval ICL
     scratch-gym eval --suite nl2scratch --agent llm --references test.jsonl --protocol paper \
         --samples 8 --temperature 0.7 --top-p 0.9       # candidates for reranking
 """
@@ -110,7 +110,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="nl2scratch: {key, nl, pseudocode} lines to write programs for",
     )
     p.add_argument("--categories", nargs="*", default=None, help="task categories (default: all)")
-    p.add_argument("--tasks", nargs="*", default=None, help="task ids (instead of categories)")
+    p.add_argument(
+        "--tasks",
+        nargs="*",
+        default=None,
+        help="task ids and categories, instead of --categories (docs/tasks-and-rewards.md)",
+    )
     p.add_argument("--runs", "-k", type=positive_int, default=1, help="runs per task")
     p.add_argument(
         "--workers", type=positive_int, default=1, help="environments in parallel (processes)"
@@ -227,7 +232,7 @@ def add_generation_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         type=existing_file,
         metavar="JSONL",
-        help="the retrieval pool: {nl, pseudocode, key?} lines (never retrieved for themselves)",
+        help="the retrieval examples: {nl, pseudocode, key?} lines (never retrieved for themselves)",
     )
     g.add_argument(
         "--samples",
@@ -293,9 +298,9 @@ def generation_kwargs(args: argparse.Namespace) -> dict:
     if args.agent != "llm" and (args.shots or args.samples > 1):
         raise ValueError(f"--shots and --samples are options of the llm agent, not {args.agent}")
     if args.examples:
-        from scratch_gym.nl2scratch.retrieval import read_pool
+        from scratch_gym.nl2scratch.retrieval import read_examples
 
-        read_pool(args.examples)  # a bad line is named here, before any browser starts
+        read_examples(args.examples)  # a bad line is named here, before any browser starts
     return {"protocol": "paper", **options}
 
 

@@ -146,9 +146,11 @@ def check_category(category: str | None) -> None:
         from scratch_gym.suites import TaskSuite
 
         try:
-            checked_selection(TaskSuite(), [category])
+            tasks = checked_selection(TaskSuite(), [category])
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+        if not any(t.category == category for t in tasks):
+            raise UsageError(f"{category!r} is a task id, not a category")
 
 
 def _stats(args: argparse.Namespace) -> int:

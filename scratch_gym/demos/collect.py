@@ -187,7 +187,7 @@ def collect(
         bar.update(1)
         bar.set_postfix(kept=kept, last=f"{record['task']}:{record['status']}")
 
-    from scratch_gym.runner.pool import run_jobs
+    from scratch_gym.runner.workers import run_jobs
 
     t0 = time.perf_counter()
     try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from scratch_gym.nl2scratch.protocols import PROTOCOLS, get_protocol
 from scratch_gym.program import ScratchblocksError, parse_scripts
 from scratch_gym.program.projects import project_json, with_project_json
 from scratch_gym.spaces import UnicodeText
+from scratch_gym.task_selection import TaskSelectionError, select_ids
 from scratch_gym.tasks import Task, list_tasks, load_task
 
 MAX_PROGRAM_CHARS = 100_000
@@ -86,6 +88,9 @@ class ProgramEnv(PageEnv):
       that name exists.
     - ``sac_protocol``: ``"paper"`` (default: SAC as the published NL2Scratch scorer computes
       it) or ``"robust"``.
+    - ``tasks``: the tasks an episode without a corpus or ``nl`` draws from, among the shipped
+      tasks with a golden solution (the one task vocabulary: docs/tasks-and-rewards.md,
+      "Selecting tasks"); default: all of them. Checked when the env is made (ValueError).
     - ``render_mode``: ``"rgb_array"``; ``browser``: a BrowserSession to share.
     """
 
@@ -100,6 +105,7 @@ class ProgramEnv(PageEnv):
         browser: BrowserSession | None = None,
         sac_protocol: str = "paper",
         protocol: str | None = None,
+        tasks: str | Sequence[str] | None = None,
     ) -> None:
         self.protocol = get_generation_protocol(protocol)
         attempts = self.protocol.attempts if attempts is None else attempts
@@ -113,6 +119,9 @@ class ProgramEnv(PageEnv):
             raise ValueError(f"sac_protocol must be one of {PROTOCOLS}, got {sac_protocol!r}")
         self.sac_protocol = get_protocol(sac_protocol)
         self.corpus = read_corpus(corpus) if corpus is not None else None
+        self.task_selection = tasks
+        # checked at make; all of them (None) is read at the first draw
+        self._selected_ids = writable_task_ids(tasks) if tasks is not None else None
         self.attempts = attempts
         self.dialect = dialect
         self.render_mode = render_mode
@@ -227,10 +236,10 @@ class ProgramEnv(PageEnv):
         return episode
 
     def _sample_task(self) -> Task:
-        tasks = [t for t in list_tasks() if t.golden is not None]
-        if not tasks:
+        ids = self._selected_ids if self._selected_ids is not None else writable_task_ids(None)
+        if not ids:
             raise ValueError("no task with a golden solution to write a program for")
-        return tasks[int(self.np_random.integers(len(tasks)))]
+        return load_task(ids[int(self.np_random.integers(len(ids)))])
 
     @staticmethod
     def _program_text(action: Any) -> str:
@@ -292,3 +301,18 @@ class ProgramEnv(PageEnv):
             "last_error": self._last_error,
             "attempts_left": max(self._attempts_left, 0),
         }
+
+
+def writable_task_ids(tasks: str | Sequence[str] | None) -> list[str]:
+    """The ids of the shipped tasks with a golden solution that ``tasks`` selects (the one task
+    vocabulary, over those tasks and their categories); a TaskSelectionError otherwise."""
+    writable = [t for t in list_tasks() if t.golden is not None]
+    categories: dict[str, list[str]] = {}
+    for task in writable:
+        categories.setdefault(task.category, []).append(task.id)
+    try:
+        return select_ids(
+            tasks, [t.id for t in writable], categories, listing="scratch-gym tasks list"
+        )
+    except TaskSelectionError as exc:
+        raise TaskSelectionError(f"tasks={tasks!r}: {exc}", exc.entry) from None

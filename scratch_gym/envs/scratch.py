@@ -29,12 +29,24 @@ from scratch_gym.program.projects import (
     empty_project,
     read_project_file,
 )
+from scratch_gym.task_selection import TaskSelectionError
 from scratch_gym.tasks import TaskEpisode
 from scratch_gym.tasks.projects import load_project as load_task_project
-from scratch_gym.tasks.registry import TaskPoolError, TaskRegistry, UnknownTaskError, registry_for
+from scratch_gym.tasks.registry import TaskRegistry, UnknownTaskError, registry_for
 from scratch_gym.tasks.schema import Task
 
 DEFAULT_MAX_STEPS = 50
+
+
+class TaskStartError(RuntimeError):
+    """``reset`` could not start the task: its starting project did not read or load, or its
+    tests could not evaluate it. The env stays usable: the next good ``reset`` starts an episode
+    and ``step`` before it raises RuntimeError."""
+
+    def __init__(self, task_id: str, cause: BaseException) -> None:
+        self.task_id = task_id
+        self.cause = cause
+        super().__init__(f"task {task_id!r} could not start: {type(cause).__name__}: {cause}")
 
 
 # Action and observation models by name: "module:Class". Each is built with the keyword arguments
@@ -92,7 +104,7 @@ def resolve_observation(name: str, given: dict[str, Any]) -> tuple[str, dict[str
         raise ValueError(f"unknown observation model {name!r}; allowed: {allowed}")
     setting = observation_setting(name)
     filled = {k: setting.defaults.get(k) if v is None else v for k, v in given.items()}
-    return setting.model, filled
+    return setting.observation_model, filled
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -183,9 +195,9 @@ class ScratchEnv(PageEnv):
       one episode.
     - ``browser``: the Chromium session to open the page in (default: one shared per process).
     - ``task``: a task id every episode uses (``reset(options={"task": id})`` overrides it).
-    - ``tasks``: a pool to sample a task from at each reset when none is given, seeded by
-      ``reset(seed=)``: ``"all"``, a category (``"create"``, ...), a task id, or a list of task
-      ids and categories.
+    - ``tasks``: the tasks to sample one from at each reset when none is given, seeded by
+      ``reset(seed=)``: ``"all"``, a category, a task id, or a list of task ids and categories
+      (the one task vocabulary: docs/tasks-and-rewards.md, "Selecting tasks").
     - ``tasks_dir``: the user's own task folder(s) (``<category>/<task-id>/task.toml``), read
       besides the shipped suite and ``$SCRATCH_GYM_TASKS``; ids must not clash.
     - ``reward_mode``: ``"per_step"`` or ``"sparse"`` (see Rewards).
@@ -203,8 +215,10 @@ class ScratchEnv(PageEnv):
     ``task``, ``tasks`` and ``project`` are checked when the env is made: an unknown id or
     category, a missing file or one that does not parse is a ``ValueError`` naming the argument,
     the closest id or category, and what is allowed. A ``reset`` that raises (an unknown task in
-    its options, a project the editor refuses) leaves the env usable: the next good ``reset``
-    starts an episode as usual, and ``step`` before it raises ``RuntimeError``.
+    its options, a project the editor refuses, a task that cannot start: ``TaskStartError``
+    naming the task and the cause) leaves no episode (``env.episode`` is None) and the env
+    usable: the next good ``reset`` starts an episode as usual, ``step`` before it raises
+    ``RuntimeError``, and ``close()`` is idempotent.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
@@ -240,13 +254,13 @@ class ScratchEnv(PageEnv):
         self.settle_timeout_ms = int(settle_timeout_ms)
         self.actions: ActionModel = _build(ACTION_MODELS, "action", action)
         self.action_mode = action
-        model, given = resolve_observation(
+        observation_model, given = resolve_observation(
             observation, {"ocr": ocr, "ocr_min_score": ocr_min_score, "fusion": fusion}
         )
         self.observations: ObservationModel = _build(
             OBSERVATION_MODELS,
             "observation",
-            model,
+            observation_model,
             {
                 "obs_size": ("size", None if obs_size is None else tuple(obs_size)),
                 "ocr": ("ocr", given["ocr"]),
@@ -267,8 +281,8 @@ class ScratchEnv(PageEnv):
             self._registry.ids()
         # task=, tasks= and project= are checked here too, so a typo fails at make, not at reset
         self.default_task = task
-        self.task_pool = tasks
-        self._pool_ids = self._check_task_arguments(task, tasks)
+        self.task_selection = tasks
+        self._selected_ids = self._check_task_arguments(task, tasks)
         self.default_project = self._check_project_argument(project)
         self.reward_mode = reward_mode
         self.terminate_on_success = terminate_on_success
@@ -279,13 +293,15 @@ class ScratchEnv(PageEnv):
         self.text = EpisodeText()
         self._page: EditorPage | None = None
         self._steps = 0
-        self._closed = False
+        self._in_episode = False  # True from a good reset() on
 
     # -- Gymnasium API ------------------------------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
+        # a reset that raises leaves no episode behind: step() then refuses (check_reset)
+        self.episode, self.validator, self._in_episode = None, None, False
         options = dict(options or {})
         task = self._resolve_task(options.pop("task", self.default_task))
         project_option = options.pop("project", None)
@@ -294,36 +310,29 @@ class ScratchEnv(PageEnv):
             raise ValueError(
                 f"unknown reset options {sorted(options)}; allowed: task, project, instruction"
             )
-        if project_option is not None:
-            project = self._resolve_project(project_option)
-        elif task is not None and task.start is not None:
-            project = load_task_project(task.start)
-        else:
-            project = self._resolve_project(self.default_project)
+        project = None if project_option is None else self._resolve_project(project_option)
         t0 = time.perf_counter()
         self.page.defer_flyout(self.actions.defers_flyout)
-        self.start_episode(lambda page: self._load(page, project))
+        info: dict[str, Any] = {}
+        if task is None:
+            self.start_episode(lambda page: self._load(page, self._starting_project(project)))
+        else:
+            info.update(self._start_task(task, project))
         page = self.page
         self._steps = 0
         self._episode_max_steps = self.step_budget(task)
         if instruction is None:
             instruction = task.instruction if task is not None else ""
         self.text = EpisodeText(instruction=str(instruction))
-        info: dict[str, Any] = {}
-        self.episode = None
-        self.validator = None
-        if task is not None:
-            self.validator = TaskValidator(task, every_step=self.reward_mode == "per_step")
-            info.update(self.validator.start(page))
-            self.episode = self.validator.episode
         obs = self.observations.observe(page, self.text)
         info.update(self._info(page))
         info["reset_time_ms"] = (time.perf_counter() - t0) * 1000
+        self._in_episode = True
         return obs, info
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         self.check_reset()
-        if self._page is None:
+        if self._page is None or not self._in_episode:
             raise RuntimeError("call reset() before step()")
         t0 = time.perf_counter()
         page = self._page
@@ -386,7 +395,35 @@ class ScratchEnv(PageEnv):
     def close(self) -> None:
         """Close this environment's page (and the browser with the last one). Idempotent."""
         super().close()
-        self._closed = True
+        self._in_episode = False
+
+    def _starting_project(
+        self, project: dict | bytes | None, task: Task | None = None
+    ) -> dict | bytes:
+        """The episode's starting project: ``project`` (reset's option), else the task's start,
+        else ``project=`` (or the empty project)."""
+        if project is not None:
+            return project
+        if task is not None and task.start is not None:
+            return load_task_project(task.start)
+        return self._resolve_project(self.default_project)
+
+    def _start_task(self, task: Task, project: dict | bytes | None) -> dict[str, Any]:
+        """Load the task's starting project and evaluate it (``info`` with ``initial_psr``).
+        Anything of the task's that fails (its project does not read or load, its tests cannot
+        start) is one :class:`TaskStartError` naming the task and the cause; a page that died
+        twice stays a PageDeadError (the runner retries those)."""
+        try:
+            start = self._starting_project(project, task)
+            self.start_episode(lambda page: self._load(page, start))
+            validator = TaskValidator(task, every_step=self.reward_mode == "per_step")
+            info = validator.start(self.page)
+        except PageDeadError:
+            raise
+        except Exception as exc:
+            raise TaskStartError(task.id, exc) from exc
+        self.validator, self.episode = validator, validator.episode
+        return info
 
     def step_budget(self, task: Task | None = None) -> int:
         """The step budget an episode of ``task`` gets in this env: ``max_steps`` if given, else
@@ -405,7 +442,7 @@ class ScratchEnv(PageEnv):
         self, task: str | Task | None, tasks: str | list[str] | None
     ) -> list[str] | None:
         """Check ``task=`` and ``tasks=`` against the registry (ValueError naming the argument,
-        the closest id or category and what is allowed); returns the pool's task ids."""
+        the closest id or category and what is allowed); returns the ids ``tasks=`` selects."""
         if task is not None and not isinstance(task, Task) and task not in self.registry.ids():
             unknown = UnknownTaskError(str(task), self.registry.ids())
             raise ValueError(
@@ -414,8 +451,8 @@ class ScratchEnv(PageEnv):
         if tasks is None:
             return None
         try:
-            return self.registry.pool(tasks)
-        except TaskPoolError as exc:
+            return self.registry.select(tasks)
+        except TaskSelectionError as exc:
             raise ValueError(f"tasks={tasks!r}: {exc}") from None
 
     @staticmethod
@@ -441,9 +478,10 @@ class ScratchEnv(PageEnv):
             return task
         if task is not None:
             return self.registry.load(task)
-        if self._pool_ids is None:
+        if self._selected_ids is None:
             return None
-        return self.registry.load(self._pool_ids[int(self.np_random.integers(len(self._pool_ids)))])
+        ids = self._selected_ids
+        return self.registry.load(ids[int(self.np_random.integers(len(ids)))])
 
     @staticmethod
     def _resolve_project(project: str | Path | dict | bytes | None) -> dict | bytes:

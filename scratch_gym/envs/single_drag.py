@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from scratch_gym.actions.errors import ActionError
@@ -12,11 +13,14 @@ from scratch_gym.editor.page import EditorPage, PageDeadError
 from scratch_gym.editor.page_env import PageEnv
 from scratch_gym.envs.validation import DragValidator
 from scratch_gym.single_drag import editor_drag
+from scratch_gym.single_drag.env_parts import DragEpisodeText, OneDragAction, observation_model
 from scratch_gym.single_drag.feasible.geometric import geometric_regions
 from scratch_gym.single_drag.generation.generator import TaskGenerator
-from scratch_gym.single_drag.models import DragEpisodeText, OneDragAction, observation_model
 from scratch_gym.single_drag.tasks.instructions import SETTINGS, instruction_for
 from scratch_gym.single_drag.tasks.task import DragTask, load_tasks
+from scratch_gym.task_selection import TaskSelectionError, select_ids
+
+GENERATED = "generated"  # tasks=: generate tasks without end instead of drawing stored ones
 
 
 class SingleDragEnv(PageEnv):
@@ -26,7 +30,7 @@ class SingleDragEnv(PageEnv):
 
     The Single-Step Drag benchmark in the real editor, put together like every id: an editor
     page, an action model (the one drag) and an observation model
-    (:mod:`scratch_gym.single_drag.models`). Registered as
+    (:mod:`scratch_gym.single_drag.env_parts`). Registered as
     ``ScratchWorld-SingleDrag-v0`` (LLM agents), ``ScratchWorld-SingleDragPixels-v0`` and
     ``ScratchWorld-SingleDragElements-v0`` (RL: the same spaces as the fast path's
     ``ScratchWorld-SingleDragFast-v0``, so a policy trained there runs here unchanged).
@@ -92,7 +96,10 @@ class SingleDragEnv(PageEnv):
     - ``action``: ``"points"``, ``"box"`` or ``"grid"``; ``observation``: ``"screen"``,
       ``"pixels"`` or ``"elements"``.
     - ``obs_size``: (width, height) of ``pixels`` only (default 128x72).
-    - ``tasks``: None (all stored tasks), a list of ids, or ``"generated"``.
+    - ``tasks``: the stored tasks to draw from (the one task vocabulary:
+      docs/tasks-and-rewards.md, "Selecting tasks"; the categories are the tasks' kinds,
+      ``"stored"`` means ``"all"``), or ``"generated"``: tasks generated without end. Default:
+      every stored task.
     - ``setting``: ``"baseline"``, ``"gt_start"`` or ``"knowledge"``; ``shaped_reward``.
     - ``render_mode``: ``"rgb_array"``; ``browser``: a BrowserSession to share.
     """
@@ -122,8 +129,8 @@ class SingleDragEnv(PageEnv):
         self.action_space = self.actions.space
         self.observation_space = self.observations.space
         self.text = DragEpisodeText()
-        self.generated = tasks == "generated"
-        self.tasks: list[DragTask] = [] if self.generated else load_tasks(_ids(tasks))
+        self.generated = tasks == GENERATED
+        self.tasks: list[DragTask] = [] if self.generated else select_drag_tasks(tasks)
         self._generator: TaskGenerator | None = None
         self._browser = browser
         self._page: EditorPage | None = None
@@ -230,9 +237,18 @@ class SingleDragEnv(PageEnv):
         return self.tasks[int(self.np_random.integers(len(self.tasks)))]
 
 
-def _ids(tasks: list[str] | str | None) -> list[str] | None:
-    if tasks is None or tasks == "stored":
-        return None
-    if isinstance(tasks, str):
-        return [tasks]
-    return list(tasks)
+def select_drag_tasks(tasks: str | Sequence[str] | None) -> list[DragTask]:
+    """The stored tasks ``tasks`` selects (sorted by id): the one task vocabulary, categories
+    being the tasks' kinds; a ValueError (TaskSelectionError) names an unknown entry."""
+    stored = load_tasks()
+    kinds: dict[str, list[str]] = {}
+    for task in stored:
+        kinds.setdefault(task.category, []).append(task.id)
+    try:
+        ids = select_ids(
+            tasks, [t.id for t in stored], kinds, aliases=("stored",), words=(GENERATED,)
+        )
+    except TaskSelectionError as exc:
+        raise TaskSelectionError(f"tasks={tasks!r}: {exc}", exc.entry) from None
+    by_id = {t.id: t for t in stored}
+    return [by_id[i] for i in ids]

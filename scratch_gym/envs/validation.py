@@ -25,7 +25,7 @@ from scratch_gym.perception.questions import is_correct
 from scratch_gym.program import render_scripts
 from scratch_gym.scratchworld.perception import PerceptionItem
 from scratch_gym.single_drag import editor_drag
-from scratch_gym.single_drag.models import OneDragAction
+from scratch_gym.single_drag.env_parts import OneDragAction
 from scratch_gym.single_drag.tasks.task import DragTask
 from scratch_gym.tasks import Evaluator
 from scratch_gym.tasks.rewards import TaskEpisode

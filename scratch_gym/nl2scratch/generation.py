@@ -70,7 +70,7 @@ def check_generation_options(
     top_p: float | None = None,
 ) -> None:
     """ValueError, naming the option, for settings a generation protocol does not take: retrieval
-    (``shots`` with an ``examples`` pool) and sampling (``samples`` > 1 with a positive
+    (``shots`` with an ``examples`` file) and sampling (``samples`` > 1 with a positive
     ``temperature``, optionally ``top_p``) belong to the ``paper`` protocol, which is otherwise
     greedy."""
     name = get_generation_protocol(protocol).name
@@ -85,7 +85,7 @@ def check_generation_options(
         raise ValueError(f"--shots must be 0 or more, got {shots}")
     if bool(shots) != bool(examples):
         raise ValueError(
-            "--shots K needs --examples JSONL (the retrieval pool) and --examples needs --shots K"
+            "--shots K needs --examples JSONL (the retrieval examples) and --examples needs --shots K"
             " (K >= 1)"
         )
     if samples < 1:

@@ -1,8 +1,8 @@
-"""Retrieval in-context examples: the K TF-IDF-nearest examples of a pool the user supplies.
+"""Retrieval in-context examples: the K TF-IDF-nearest of the examples file the user supplies.
 
 The NL2Scratch paper prompts with the 20 training examples whose descriptions are nearest to the
-query by TF-IDF; its training split is not published with the test set, so the pool is the
-user's. The pool is a JSONL file, one object per line:
+query by TF-IDF; its training split is not published with the test set, so the examples
+are the user's: a JSONL file, one object per line:
 
 * ``nl`` (required): the description, a non-empty string;
 * ``pseudocode`` (required): the program, a non-empty list of lines or a non-empty string;
@@ -12,8 +12,8 @@ Other fields are ignored; blank lines are skipped. A bad line raises :class:`Exa
 naming the line and what is allowed.
 
 Descriptions are vectorised with scikit-learn's ``TfidfVectorizer`` (its defaults: lower-cased
-word unigrams, smoothed idf, L2-normalised rows) fitted on the pool, and ranked by cosine
-similarity to the query (ties: pool order). An example is never retrieved for itself: pool
+word unigrams, smoothed idf, L2-normalised rows) fitted on the examples, and ranked by cosine
+similarity to the query (ties: file order). An example is never retrieved for itself:
 entries with the query's key or with the query's exact description (stripped) are left out.
 """
 
@@ -32,11 +32,11 @@ FORMAT = (
 
 
 class ExamplesFileError(ValueError):
-    """An examples pool of the wrong shape (the message names the line)."""
+    """An examples file of the wrong shape (the message names the line)."""
 
 
 @dataclass(frozen=True)
-class PoolExample:
+class RetrievalExample:
     """One in-context example: a description and its program (lines)."""
 
     nl: str
@@ -53,8 +53,8 @@ def _program(value: Any) -> tuple[str, ...] | None:
     return None
 
 
-def parse_example(row: Any, where: str) -> PoolExample:
-    """One pool row, validated (``where`` names it in errors)."""
+def parse_example(row: Any, where: str) -> RetrievalExample:
+    """One examples row, validated (``where`` names it in errors)."""
     if not isinstance(row, dict):
         raise ExamplesFileError(f"{where}: a {type(row).__name__}, expected an object ({FORMAT})")
     missing = [k for k in ("nl", "pseudocode") if k not in row]
@@ -72,12 +72,12 @@ def parse_example(row: Any, where: str) -> PoolExample:
     key = row.get("key")
     if key is not None and (not isinstance(key, (str, int)) or isinstance(key, bool)):
         raise ExamplesFileError(f"{where}: 'key' must be a string or an integer")
-    return PoolExample(row["nl"], program, None if key is None else str(key))
+    return RetrievalExample(row["nl"], program, None if key is None else str(key))
 
 
-def read_pool(path: str | Path) -> list[PoolExample]:
-    """The examples of a pool JSONL file (see the module docstring for its format)."""
-    pool: list[PoolExample] = []
+def read_examples(path: str | Path) -> list[RetrievalExample]:
+    """The examples of an examples JSONL file (see the module docstring for its format)."""
+    examples: list[RetrievalExample] = []
     keys: set[str] = set()
     with open(path, encoding="utf-8-sig") as handle:
         try:
@@ -97,27 +97,27 @@ def read_pool(path: str | Path) -> list[PoolExample]:
             if example.key in keys:
                 raise ExamplesFileError(f"{where}: duplicate key {example.key!r}")
             keys.add(example.key)
-        pool.append(example)
-    if not pool:
+        examples.append(example)
+    if not examples:
         raise ExamplesFileError(f"examples {path}: the file holds no example ({FORMAT})")
-    return pool
+    return examples
 
 
 class Retriever:
-    """TF-IDF nearest neighbours of a description among a pool's descriptions."""
+    """TF-IDF nearest neighbours of a description among the examples' descriptions."""
 
-    def __init__(self, pool: Sequence[PoolExample]) -> None:
-        if not pool:
-            raise ValueError("the retrieval pool is empty")
+    def __init__(self, examples: Sequence[RetrievalExample]) -> None:
+        if not examples:
+            raise ValueError("the retrieval examples are empty")
         from sklearn.feature_extraction.text import TfidfVectorizer
 
-        self.pool = list(pool)
+        self.examples = list(examples)
         self.vectorizer = TfidfVectorizer()
-        self.matrix = self.vectorizer.fit_transform([e.nl for e in self.pool])
+        self.matrix = self.vectorizer.fit_transform([e.nl for e in self.examples])
 
-    def nearest(self, nl: str, k: int, key: str | None = None) -> list[PoolExample]:
-        """The ``k`` pool examples nearest to ``nl``, nearest first, never the query itself
-        (same ``key``, or the same description); fewer when the pool has fewer others."""
+    def nearest(self, nl: str, k: int, key: str | None = None) -> list[RetrievalExample]:
+        """The ``k`` examples nearest to ``nl``, nearest first, never the query itself
+        (same ``key``, or the same description); fewer when there are fewer others."""
         if k < 0:
             raise ValueError(f"k must be 0 or more, got {k}")
         if k == 0:
@@ -129,7 +129,7 @@ class Retriever:
         order = np.argsort(-scores, kind="stable")
         out = []
         for i in order:
-            example = self.pool[int(i)]
+            example = self.examples[int(i)]
             if (key is not None and example.key == key) or example.nl.strip() == text:
                 continue
             out.append(example)

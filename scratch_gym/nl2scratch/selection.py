@@ -23,10 +23,10 @@ class SelectionError(ValueError):
     """A strategy that cannot be applied (unknown, or likelihood without log-probs)."""
 
 
-def _argmax(pool: Sequence[int], key: Callable[[int], float]) -> int:
-    best = pool[0]
+def _argmax(eligible: Sequence[int], key: Callable[[int], float]) -> int:
+    best = eligible[0]
     best_value = key(best)
-    for i in pool[1:]:
+    for i in eligible[1:]:
         value = key(i)
         if value > best_value:
             best, best_value = i, value
@@ -49,14 +49,14 @@ def select(
         raise SelectionError("selection needs at least one candidate")
     if strategy == "first" or len(candidates) == 1:
         return 0
-    pool = list(range(len(candidates)))
+    eligible = list(range(len(candidates)))
     if strategy.startswith("parse_"):
-        pool = [i for i in pool if protocol.candidate_parses(candidates[i])] or pool
+        eligible = [i for i in eligible if protocol.candidate_parses(candidates[i])] or eligible
     if strategy.endswith("likelihood"):
         if logprobs is None or len(logprobs) != len(candidates):
             raise SelectionError(
                 f"{strategy} selection needs one log-prob per candidate ('logprob_mean' in each "
                 "candidate object or a 'candidate_logprobs' list)"
             )
-        return _argmax(pool, lambda i: logprobs[i])
-    return _argmax(pool, lambda i: protocol.sac_nl(candidates[i], description).score)
+        return _argmax(eligible, lambda i: logprobs[i])
+    return _argmax(eligible, lambda i: protocol.sac_nl(candidates[i], description).score)

@@ -23,10 +23,10 @@ from scratch_gym.observations.containment import PAPER_MIN_SCORE
 
 @dataclass(frozen=True)
 class ObservationSetting:
-    """A named observation: the screen model and the OCR arguments it is built with."""
+    """A named observation: the observation model it uses and the OCR arguments it is built with."""
 
     name: str
-    model: str  # a ScratchEnv observation model
+    observation_model: str  # the name of a ScratchEnv observation model
     summary: str  # for table titles
     defaults: dict[str, Any] = field(default_factory=dict)  # ScratchEnv arguments it sets
 

@@ -23,7 +23,7 @@ import numpy as np
 from scratch_gym.ocr.base import OcrUnavailable, TextBox, polygon_box
 from scratch_gym.ocr.glyphs import GLYPH_PADS, Box, glyph_boxes, padded_crop
 from scratch_gym.ocr.recognizer import LineRecognizer
-from scratch_gym.ocr.weights import DET_NAME, ocr_cache_dir, prepare_models
+from scratch_gym.ocr.weights import DET_NAME, ocr_cache_dir, prepare_weights
 
 DET_MAX_SIDE = 4000  # detection shrinks only images with a longer side than this
 
@@ -67,7 +67,7 @@ class PaddleOcrEngine:
     def __init__(
         self,
         min_score: float = 0.5,
-        model_root: Path | None = None,
+        weights_root: Path | None = None,
         rec_batch: int = 1,
         cache_size: int = 4096,
         det_scale: float = 1.0,
@@ -84,7 +84,7 @@ class PaddleOcrEngine:
         self.glyph_min_score = float(glyph_min_score)
         self.threads = int(threads)
         self.min_line_height = int(min_line_height)
-        self._model_root = model_root
+        self._weights_root = weights_root
         self._det: Any = None
         self._rec: LineRecognizer | None = None
         self._cache: OrderedDict[str, tuple[str, float]] = OrderedDict()
@@ -101,7 +101,7 @@ class PaddleOcrEngine:
             raise OcrUnavailable(
                 f"paddleocr is not installed ({exc}): pip install 'scratch-gym[ocr]'"
             ) from exc
-        dirs = prepare_models(self._model_root)
+        dirs = prepare_weights(self._weights_root)
         self._det = TextDetection(
             model_name=DET_NAME,
             model_dir=str(dirs["det"]),

@@ -1,7 +1,7 @@
 """Offline PP-OCRv4 model folders for PaddleOCR, prepared from the ``rapidocr-onnxruntime`` wheel.
 
 PaddleOCR 3.x downloads its weights by default; ``rapidocr-onnxruntime==1.4.4`` ships the PP-OCRv4
-mobile detection and recognition ONNX models (Apache-2.0). :func:`prepare_models` links them into
+mobile detection and recognition ONNX models (Apache-2.0). :func:`prepare_weights` links them into
 ``<cache>/ocr/<model name>/inference.onnx`` next to the ``inference.yml`` PaddleOCR needs (its
 ``Global.model_name``, pre- and post-processing, and for recognition the character list read from
 the ONNX file's ``character`` metadata). Nothing is downloaded.
@@ -27,7 +27,7 @@ def ocr_cache_dir() -> Path:
     return cache_dir() / "ocr"
 
 
-def wheel_model_dir() -> Path:
+def wheel_weights_dir() -> Path:
     """The ``models`` folder of the installed ``rapidocr_onnxruntime`` package."""
     spec = importlib.util.find_spec("rapidocr_onnxruntime")
     if spec is None or not spec.submodule_search_locations:
@@ -90,7 +90,7 @@ def _yaml(data: dict) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1)
 
 
-def prepare_models(
+def prepare_weights(
     root: Path | None = None, det_limit_side_len: int = 4000, force: bool = False
 ) -> dict[str, Path]:
     """Create the two model folders (once; the detection settings are kept up to date).
@@ -98,7 +98,7 @@ def prepare_models(
     Returns ``{"det": dir, "rec": dir}``. ``force`` rewrites everything.
     """
     root = root or ocr_cache_dir()
-    source = wheel_model_dir()
+    source = wheel_weights_dir()
     dirs = {"det": root / DET_NAME, "rec": root / REC_NAME}
     for name, folder in ((DET_NAME, dirs["det"]), (REC_NAME, dirs["rec"])):
         onnx = folder / "inference.onnx"

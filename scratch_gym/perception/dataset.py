@@ -69,21 +69,21 @@ def choose(
     """Up to ``per_scene`` questions, one per kind in a random kind order; within a kind a subtype
     is drawn by ``SUBTYPE_WEIGHTS`` among those the scene offers (near misses before mere
     separate scripts)."""
-    pool = list(candidates)
-    rng.shuffle(pool)
+    shuffled = list(candidates)
+    rng.shuffle(shuffled)
     kinds = list(KINDS)
     rng.shuffle(kinds)
     chosen = []
     for kind in kinds:
         weights = dict(SUBTYPE_WEIGHTS[kind])
-        if any(q.subtype == "near_miss" for q in pool):
+        if any(q.subtype == "near_miss" for q in shuffled):
             weights.pop("separate", None)
-        offered = [s for s in weights if any(q.kind == kind and q.subtype == s for q in pool)]
+        offered = [s for s in weights if any(q.kind == kind and q.subtype == s for q in shuffled)]
         if not offered:
             continue
         subtype = rng.choices(offered, [weights[s] for s in offered])[0]
-        chosen.append(next(q for q in pool if q.kind == kind and q.subtype == subtype))
-    chosen += [q for q in pool if q not in chosen]
+        chosen.append(next(q for q in shuffled if q.kind == kind and q.subtype == subtype))
+    chosen += [q for q in shuffled if q not in chosen]
     return chosen[:per_scene]
 
 

@@ -337,8 +337,8 @@ def _other_value(old: str, rng: random.Random) -> str:
     except ValueError:
         from scratch_gym.perception.scenes import MENUS, WORDS
 
-        pool = next((m for m in MENUS if old in m), WORDS)
-        return rng.choice([w for w in pool if w != old])
+        words = next((m for m in MENUS if old in m), WORDS)
+        return rng.choice([w for w in words if w != old])
     delta = rng.choice([1, 2, 5, 10, -1, -5])
     value = number + delta
     return str(int(value)) if value.is_integer() else str(value)

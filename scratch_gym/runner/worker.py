@@ -1,7 +1,7 @@
 """A worker owns its environments (one per mode) and agents, and turns jobs into records.
 
-The same class runs inline, in a worker process (:mod:`scratch_gym.runner.pool`) and as a Ray
-actor (:mod:`scratch_gym.runner.ray_pool`).
+The same class runs inline, in a worker process (:mod:`scratch_gym.runner.workers`) and as a Ray
+actor (:mod:`scratch_gym.runner.ray_workers`).
 """
 
 from __future__ import annotations

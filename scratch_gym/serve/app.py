@@ -28,7 +28,8 @@ from scratch_gym.serve.composite import execute as composite_execute
 from scratch_gym.serve.config import ServeConfig
 from scratch_gym.serve.elements import SelectorError
 from scratch_gym.serve.evaluation import evaluate_session, suite_for
-from scratch_gym.serve.models import (
+from scratch_gym.serve.projects import BadName, NotThere, project_path
+from scratch_gym.serve.request_bodies import (
     ClickAction,
     CompositeRequest,
     DoubleClickAction,
@@ -42,7 +43,6 @@ from scratch_gym.serve.models import (
     ScrollAction,
     TypeAction,
 )
-from scratch_gym.serve.projects import BadName, NotThere, project_path
 from scratch_gym.serve.security import Guard
 from scratch_gym.serve.sessions import Session, SessionsFull, SessionTable, UnknownSession
 from scratch_gym.serve.worker import Worker

@@ -27,7 +27,7 @@ from scratch_gym.editor.page import BridgeError, EditorPage
 from scratch_gym.observations.scratchworld_pseudocode import scratchworld_pseudocode
 from scratch_gym.program.numbering import number_blocks
 from scratch_gym.serve import envelope
-from scratch_gym.serve.models import CompositeRequest
+from scratch_gym.serve.request_bodies import CompositeRequest
 
 JS_REFUSED = "custom_js is refused: the service runs without --allow-js"
 # Their catalogue's arguments per API: what ``executed_action.args`` keeps.
@@ -64,7 +64,7 @@ class CompositeState:
     """A session's composite state: the numbering of the last ``get_blocks_pseudocode``."""
 
     idx_to_block: dict[str, dict[str, Any]] | None = None
-    model: CompositeActionModel = field(default_factory=CompositeActionModel)
+    actions: CompositeActionModel = field(default_factory=CompositeActionModel)
 
 
 def _kept(args: Any, schema: dict[str, Any] | None) -> dict[str, Any]:
@@ -139,10 +139,10 @@ class Composite:
         return index
 
     def run(self, api: str, args: dict[str, Any], code: str = "EXECUTION_ERROR") -> str:
-        model = self.state.model
+        actions = self.state.actions
         try:
-            parsed = model.parse({"api": api, "args": args})
-            return model.execute(self.page, parsed)["action_result"]
+            parsed = actions.parse({"api": api, "args": args})
+            return actions.execute(self.page, parsed)["action_result"]
         except ActionError as exc:
             raise Failed(code, str(exc)) from None
 
@@ -213,7 +213,7 @@ class Composite:
                 ours[mine] = _name(creation, theirs)
         self.run("add_block", ours, "INVALID_TYPE")
         self.state.idx_to_block = None
-        return {"blockId": self.state.model.made_id, "connected": False}
+        return {"blockId": self.state.actions.made_id, "connected": False}
 
     def connect_blocks(self) -> dict[str, Any]:
         source, target = _positive(self.args, "sourceBlockIndex"), _positive(self.args, "targetBlockIndex")  # fmt: skip

@@ -16,7 +16,7 @@ from scratch_gym.editor.page import MOUSE_BUTTONS, EditorPage, PageDeadError
 from scratch_gym.serve import envelope
 from scratch_gym.serve.elements import elements_batch
 from scratch_gym.serve.keys import normalize_key, unknown_key
-from scratch_gym.serve.models import (
+from scratch_gym.serve.request_bodies import (
     ClickAction,
     DragAndDropAction,
     HotkeyAction,

@@ -13,7 +13,9 @@ perception    perception question slots       perception; accuracy by question t
 nl2scratch    references JSONL / task goldens nl2scratch; EM, F1, PS, SAC_nl, SAC_ref
 ============  ==============================  ============================================
 
-``make_suite("perception", screens=5)`` builds one; it travels to workers inside each job.
+``make_suite("perception", screens=5)`` builds one; it travels to workers inside each job. Every
+suite's ``select(categories, task_ids)`` reads the one task vocabulary
+(:func:`~scratch_gym.suites.base.select_among`; docs/tasks-and-rewards.md, "Selecting tasks").
 """
 
 from __future__ import annotations

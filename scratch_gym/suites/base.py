@@ -14,7 +14,9 @@ selects its tasks, loads one by id, makes its environment for a mode, turns an e
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+from scratch_gym.task_selection import select_ids
 
 
 @runtime_checkable
@@ -55,7 +57,8 @@ class Suite:
     def select(
         self, categories: Sequence[str] | None = None, task_ids: Sequence[str] | None = None
     ) -> list[Task]:
-        """The tasks to run: by id, or of the given categories (all when neither is given)."""
+        """The tasks to run, sorted by id: those named by ``task_ids``, else those of
+        ``categories``, else all; one task vocabulary for every suite (:func:`select_among`)."""
         raise NotImplementedError
 
     def load(self, task_id: str) -> Task:
@@ -88,3 +91,27 @@ class Suite:
             raise ValueError(
                 f"the {self.name} suite runs in mode {' or '.join(self.modes)}, not {mode!r}"
             )
+
+
+T = TypeVar("T", bound=Task)
+
+
+def select_among(
+    tasks: Sequence[T],
+    categories: Sequence[str] | None = None,
+    task_ids: Sequence[str] | None = None,
+    id_prefix: str = "",
+) -> list[T]:
+    """The tasks of ``tasks`` that a suite's selection names, sorted by id, read in the one task
+    vocabulary (:func:`~scratch_gym.task_selection.select_ids`): the ids and categories of
+    ``task_ids``, else the categories, else all. An id may leave out ``id_prefix`` (ScratchWorld's
+    ``T1_001`` for ``scratchworld-T1_001``). A TaskSelectionError (ValueError) names an unknown
+    entry, the closest id or category, and what is allowed."""
+    by_id = {t.id: t for t in tasks}
+    by_category: dict[str, list[str]] = {}
+    for task in tasks:
+        by_category.setdefault(task.category, []).append(task.id)
+    spec = list(task_ids) if task_ids else list(categories) if categories else None
+    if spec is not None and id_prefix:
+        spec = [e if e in by_id or id_prefix + e not in by_id else id_prefix + e for e in spec]
+    return [by_id[i] for i in select_ids(spec, by_id, by_category)]

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scratch_gym.suites.base import Suite
+from scratch_gym.suites.base import Suite, select_among
 
 SCORES = ("em", "f1", "ps", "sac_nl", "sac_ref")
 BOOTSTRAP_SAMPLES = 1000
@@ -68,7 +68,7 @@ class ProgramSuite(Suite):
     def select(
         self, categories: Sequence[str] | None = None, task_ids: Sequence[str] | None = None
     ) -> list[Any]:
-        return self._items(task_ids)
+        return select_among(self._items(), categories, task_ids)
 
     def load(self, task_id: str) -> Any:
         return self._items([task_id])[0]

@@ -15,7 +15,7 @@ from typing import Any
 
 from scratch_gym.records.status import is_counted
 from scratch_gym.records.text import table
-from scratch_gym.suites.base import Suite
+from scratch_gym.suites.base import Suite, select_among
 
 PERCEPTION_KINDS = ("connection", "existence", "field")
 
@@ -47,14 +47,18 @@ class PerceptionSuite(Suite):
         from scratch_gym.perception.items import QuestionSlot, question_slots
 
         if self.scratchworld:
-            from scratch_gym.scratchworld.perception import load_item, load_items
+            from scratch_gym.scratchworld.perception import ID_PREFIX, load_items
 
-            if task_ids:
-                return [load_item(self.scratchworld, t) for t in task_ids]
-            return list(load_items(self.scratchworld))
-        if task_ids:
-            return [QuestionSlot.from_id(t) for t in task_ids]
-        return question_slots(self.seed, self.screens)
+            items = list(load_items(self.scratchworld))
+            return select_among(items, categories, task_ids, id_prefix=ID_PREFIX)
+        slots = question_slots(self.seed, self.screens)
+        # a slot id names its own seed and scene, beyond this suite's screens too
+        for entry in task_ids or ():
+            try:
+                slots.append(QuestionSlot.from_id(entry))
+            except ValueError:
+                pass  # a category, "all", or unknown: the vocabulary says which
+        return select_among(list({s.id: s for s in slots}.values()), categories, task_ids)
 
     def load(self, task_id: str) -> Any:
         from scratch_gym.perception.items import QuestionSlot

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scratch_gym.suites.base import Suite
+from scratch_gym.suites.base import Suite, select_among
 
 
-def _folder_tasks(folders: Sequence[str], ids: list[str] | None) -> list[Any]:
-    """The single-drag tasks of ``folders`` (all, or ``ids``); ids must be unique."""
+def _folder_tasks(folders: Sequence[str]) -> list[Any]:
+    """The single-drag tasks of ``folders``; ids must be unique."""
     from scratch_gym.single_drag.tasks.task import load_tasks
 
     found: dict[str, Any] = {}
@@ -35,15 +35,7 @@ def _folder_tasks(folders: Sequence[str], ids: list[str] | None) -> list[Any]:
             found[task.id] = task
     if not found:
         raise ValueError(f"no single-drag task (<id>/task.toml) in {', '.join(folders)}")
-    if ids is None:
-        return list(found.values())
-    missing = [i for i in ids if i not in found]
-    if missing:
-        raise ValueError(
-            f"unknown single-drag task(s) {', '.join(missing)}; the folders hold "
-            f"{', '.join(sorted(found)[:10])}{'...' if len(found) > 10 else ''}"
-        )
-    return [found[i] for i in ids]
+    return list(found.values())
 
 
 @dataclass(frozen=True)
@@ -98,15 +90,13 @@ class SingleDragSuite(Suite):
 
         if self.scratchworld or self.tasks_dirs:
             return self._outside_tasks(categories, task_ids)
-        tasks = load_tasks(list(task_ids) if task_ids else None)
+        tasks = select_among(load_tasks(), categories, task_ids)
         missing = [t.id for t in tasks if t.regions is None]
         if missing:
             raise ValueError(
                 f"single-drag tasks without feasible regions: {', '.join(missing)}; run "
                 "`scratch-gym single-drag --recompute-regions` first"
             )
-        if categories:
-            tasks = [t for t in tasks if t.category in categories]
         return tasks
 
     def load(self, task_id: str) -> Any:
@@ -122,19 +112,18 @@ class SingleDragSuite(Suite):
         task_ids: Sequence[str] | None,
         progress: bool = True,
     ) -> list[Any]:
-        """The checkout's or the folders' tasks with their regions (their own, cached, else
-        computed by BFS now)."""
+        """The checkout's or the folders' selected tasks with their regions (their own, cached,
+        else computed by BFS now)."""
+        from scratch_gym.scratchworld.checkout import ID_PREFIX
         from scratch_gym.single_drag.feasible.cache import attach_regions
 
-        ids = list(task_ids) if task_ids else None
         if self.scratchworld:
             from scratch_gym.scratchworld.drag import load_scratchworld_drag_tasks
 
-            tasks = load_scratchworld_drag_tasks(self.scratchworld, ids)
+            every = load_scratchworld_drag_tasks(self.scratchworld)
         else:
-            tasks = _folder_tasks(self.tasks_dirs or (), ids)
-        if categories:
-            tasks = [t for t in tasks if t.category in categories]
+            every = _folder_tasks(self.tasks_dirs or ())
+        tasks = select_among(every, categories, task_ids, id_prefix=ID_PREFIX)
         failed = attach_regions(tasks, progress=progress, probe=self.regions)
         if failed:
             details = "; ".join(f"{k}: {v}" for k, v in failed.items())

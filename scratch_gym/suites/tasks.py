@@ -30,7 +30,7 @@ from scratch_gym.observations.settings import (
 )
 from scratch_gym.records.status import AGENT_ERROR, is_counted, status_of
 from scratch_gym.records.text import table
-from scratch_gym.suites.base import Suite
+from scratch_gym.suites.base import Suite, select_among
 
 MODE_ENV_IDS = {
     "primitive": "ScratchWorld-Primitive-v0",
@@ -90,24 +90,15 @@ class TaskSuite(Suite):
     def select(
         self, categories: Sequence[str] | None = None, task_ids: Sequence[str] | None = None
     ) -> list[Any]:
-        from scratch_gym.tasks import list_tasks, load_task
-
         if self.scratchworld:
+            from scratch_gym.scratchworld.checkout import ID_PREFIX
             from scratch_gym.scratchworld.tasks import scratchworld_tasks
 
-            time = self.time or "virtual"
-            if task_ids:
-                return scratchworld_tasks(self.scratchworld, names=list(task_ids), time=time)
-            if not categories:
-                return scratchworld_tasks(self.scratchworld, time=time)
-            return [
-                t for c in categories for t in scratchworld_tasks(self.scratchworld, c, time=time)
-            ]
-        if task_ids:
-            return [load_task(t) for t in task_ids]
-        if not categories:
-            return list_tasks()
-        return [t for c in categories for t in list_tasks(c)]
+            tasks = scratchworld_tasks(self.scratchworld, time=self.time or "virtual")
+            return select_among(tasks, categories, task_ids, id_prefix=ID_PREFIX)
+        from scratch_gym.tasks import list_tasks
+
+        return select_among(list_tasks(), categories, task_ids)
 
     def load(self, task_id: str) -> Any:
         if self.scratchworld:

@@ -1,4 +1,4 @@
-"""Task selection: find tasks by id or category, and sample one with a seed.
+"""The task registry: find tasks by id or category, select some, and sample one with a seed.
 
 A registry reads the suites shipped under :func:`scratch_gym.paths.tasks_dir` and any number of
 the user's own task folders, each laid out the same way (``<category>/<task-id>/task.toml``) and
@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from scratch_gym.paths import SINGLE_DRAG_DIR, tasks_dir
+from scratch_gym.task_selection import select_ids
 from scratch_gym.tasks.loader import read_task
 from scratch_gym.tasks.schema import TASK_FILE, Task, TaskError
 
@@ -33,18 +34,6 @@ class UnknownTaskError(KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
-
-
-class TaskPoolError(ValueError):
-    """A task pool names something that is not a task or a category; the message says what a
-    pool may hold."""
-
-    def __init__(self, problem: str, registry: TaskRegistry) -> None:
-        categories = ", ".join(registry.categories())
-        super().__init__(
-            f"{problem}; allowed: 'all', a category ({categories}), a task id, or a list of task "
-            f"ids and categories ({len(registry.ids())} tasks: scratch-gym tasks list)"
-        )
 
 
 TASKS_ENV = "SCRATCH_GYM_TASKS"
@@ -142,40 +131,16 @@ class TaskRegistry:
     def categories(self) -> list[str]:
         return sorted({t.category for t in self.list()})
 
-    def pool(self, spec: str | Sequence[str]) -> list[str]:
-        """The ids of a task pool, sorted: ``"all"``, a category, a task id, or a list of task ids
-        and categories. :class:`TaskPoolError` (a ValueError) names an unknown entry with the
-        closest category or id, and what a pool may hold."""
-        entries = [spec] if isinstance(spec, str) else spec
-        if not isinstance(entries, Sequence) or not all(isinstance(e, str) for e in entries):
-            raise TaskPoolError(f"a pool is a string or a list of strings, got {spec!r}", self)
-        ids = self.ids()
-        chosen: set[str] = set()
-        for entry in entries:
-            if entry == "all":
-                chosen.update(ids)
-            elif entry in ids:
-                chosen.add(entry)
-            elif entry in self.categories():
-                chosen.update(t.id for t in self.list(entry))
-            else:
-                raise TaskPoolError(self._unknown_entry(entry), self)
-        if not chosen:
-            raise TaskPoolError(f"the pool {spec!r} holds no task", self)
-        return sorted(chosen)
-
-    def _unknown_entry(self, name: str) -> str:
-        """``unknown category 'creat' (did you mean 'create'?)``: the kind of name (category or
-        task) is that of the closest match."""
-        best: tuple[float, str, str] = (0.0, "task or category", "")
-        for kind, known in (("category", self.categories()), ("task", self.ids())):
-            for match in difflib.get_close_matches(name, known, n=1, cutoff=0.6):
-                ratio = difflib.SequenceMatcher(None, name, match).ratio()
-                if ratio > best[0]:
-                    best = (ratio, kind, match)
-        _, kind, match = best
-        hint = f" (did you mean {match!r}?)" if match else ""
-        return f"unknown {kind} {name!r}{hint}"
+    def select(self, spec: str | Sequence[str] | None) -> list[str]:
+        """The sorted ids ``spec`` selects, in the one task vocabulary
+        (:func:`~scratch_gym.task_selection.select_ids`: ``"all"``, a category, a task id, or a
+        list of task ids and categories); :class:`~scratch_gym.task_selection.TaskSelectionError`
+        (a ValueError) names an unknown entry with the closest category or id."""
+        tasks = self.list()
+        categories: dict[str, list[str]] = {}
+        for task in tasks:
+            categories.setdefault(task.category, []).append(task.id)
+        return select_ids(spec, [t.id for t in tasks], categories, listing="scratch-gym tasks list")
 
     def sample(self, seed: int | random.Random | None = None, category: str | None = None) -> Task:
         """One task drawn uniformly (from ``category`` if given), reproducible with ``seed``."""

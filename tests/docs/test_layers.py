@@ -132,8 +132,9 @@ ROOT = "scratch_gym"  # the package's own __init__ (it registers the env ids)
 # are independent. Components are top-level subpackages and modules of scratch_gym.
 LAYERS: list[tuple[str, ...]] = [
     ("program",),  # the pure program model: scratchblocks, block catalogue, .sb3, numbering
-    # pure helpers: result records and their text forms, paths, progress bars, spaces
-    ("records", "paths", "progress", "spaces", "toml_text"),
+    # pure helpers: result records and their text forms, paths, progress bars, spaces, the one
+    # task vocabulary (task_selection)
+    ("records", "paths", "progress", "spaces", "task_selection", "toml_text"),
     ("editor", "ocr"),  # the browser side (the only Playwright user), OCR engines
     ("actions", "observations", "tasks"),  # action and observation models; tasks and their tests
     ("single_drag", "nl2scratch", "reliability"),  # the parts of each benchmark

@@ -140,7 +140,7 @@ def test_an_unknown_pool_entry_fails_at_make_and_its_suggestion_runs(tasks, expe
 
 
 def test_an_empty_pool_fails_at_make():
-    with pytest.raises(ValueError, match=r"tasks=\[\]: the pool \[\] holds no task; allowed:"):
+    with pytest.raises(ValueError, match=r"tasks=\[\]: the selection \[\] holds no task; allowed:"):
         gym.make("ScratchWorld-Composite-v0", tasks=[])
 
 

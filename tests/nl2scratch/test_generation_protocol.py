@@ -148,10 +148,12 @@ def test_generation_options_are_checked_before_anything_runs(tmp_path, refs, cap
         code, out, _ = run_eval(capsys, "--references", str(refs), *argv,
                                 "--results", str(tmp_path / "x.jsonl"))  # fmt: skip
         assert code == 2 and message in out, (argv, out)
-    pool = tmp_path / "pool.jsonl"
-    pool.write_text(json.dumps(ITEMS[0]) + "\n" + json.dumps({"key": "x", "nl": "Hide."}) + "\n")
+    examples = tmp_path / "examples.jsonl"
+    examples.write_text(
+        json.dumps(ITEMS[0]) + "\n" + json.dumps({"key": "x", "nl": "Hide."}) + "\n"
+    )
     code, out, _ = run_eval(capsys, "--references", str(refs), "--protocol", "paper", "--shots",
-                            "1", "--examples", str(pool), "--results", str(tmp_path / "z.jsonl"))  # fmt: skip
+                            "1", "--examples", str(examples), "--results", str(tmp_path / "z.jsonl"))  # fmt: skip
     assert code == 2 and "examples line 2: missing pseudocode (has key, nl;" in out, out
     code, out, _ = run_eval(capsys, "--suite", "perception", "--protocol", "paper",
                             "--results", str(tmp_path / "y.jsonl"))  # fmt: skip

@@ -1,5 +1,5 @@
-"""Retrieval in-context examples: the K TF-IDF-nearest pool examples, never the query itself,
-and a pool file format whose bad lines are named."""
+"""Retrieval in-context examples: the K TF-IDF-nearest examples, never the query itself,
+and an examples file format whose bad lines are named."""
 
 from __future__ import annotations
 
@@ -11,20 +11,20 @@ import pytest
 
 from scratch_gym.nl2scratch.retrieval import (
     ExamplesFileError,
-    PoolExample,
+    RetrievalExample,
     Retriever,
-    read_pool,
+    read_examples,
 )
 
 K = 20
 
 
-def pool_of(rows: list[dict]) -> list[PoolExample]:
-    return [PoolExample(r["nl"], tuple(r["pseudocode"]), r["key"]) for r in rows]
+def examples_of(rows: list[dict]) -> list[RetrievalExample]:
+    return [RetrievalExample(r["nl"], tuple(r["pseudocode"]), r["key"]) for r in rows]
 
 
 def test_leave_one_out_over_the_800_items_never_retrieves_the_item_itself(diag800):
-    retriever = Retriever(pool_of(diag800))
+    retriever = Retriever(examples_of(diag800))
     for row in diag800:
         shots = retriever.nearest(row["nl"], K, key=row["key"])
         assert len(shots) == K
@@ -33,7 +33,7 @@ def test_leave_one_out_over_the_800_items_never_retrieves_the_item_itself(diag80
 
 
 def test_neighbours_are_in_order_of_tf_idf_cosine_similarity(diag800):
-    retriever = Retriever(pool_of(diag800))
+    retriever = Retriever(examples_of(diag800))
     query = diag800[17]
     shots = retriever.nearest(query["nl"], K, key=query["key"])
     vectors = retriever.vectorizer.transform([query["nl"]] + [s.nl for s in shots])
@@ -46,19 +46,25 @@ def test_neighbours_are_in_order_of_tf_idf_cosine_similarity(diag800):
 
 
 def test_an_identical_description_under_another_key_is_not_retrieved():
-    pool = [
-        PoolExample("When the green flag is clicked, move 10 steps.", ("move (10) steps",), "a"),
-        PoolExample("When the green flag is clicked, move 10 steps.", ("move (10) steps",), "b"),
-        PoolExample("When space is pressed, move 10 steps.", ("move (10) steps",), "c"),
-        PoolExample("Say hello.", ("say [hello]",), None),
+    examples = [
+        RetrievalExample(
+            "When the green flag is clicked, move 10 steps.", ("move (10) steps",), "a"
+        ),
+        RetrievalExample(
+            "When the green flag is clicked, move 10 steps.", ("move (10) steps",), "b"
+        ),
+        RetrievalExample("When space is pressed, move 10 steps.", ("move (10) steps",), "c"),
+        RetrievalExample("Say hello.", ("say [hello]",), None),
     ]
-    shots = Retriever(pool).nearest("When the green flag is clicked, move 10 steps.", 3, key="a")
+    shots = Retriever(examples).nearest(
+        "When the green flag is clicked, move 10 steps.", 3, key="a"
+    )
     assert [s.key for s in shots] == ["c", None]  # "b" has the query's text: left out too
-    assert Retriever(pool).nearest("move", 0) == []
+    assert Retriever(examples).nearest("move", 0) == []
 
 
 def write(tmp_path: Path, *lines: str) -> Path:
-    path = tmp_path / "pool.jsonl"
+    path = tmp_path / "examples.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
@@ -66,12 +72,12 @@ def write(tmp_path: Path, *lines: str) -> Path:
 GOOD = json.dumps({"key": "a", "nl": "Move.", "pseudocode": ["move (10) steps"]})
 
 
-def test_a_pool_file_is_read_with_string_or_list_programs_and_optional_keys(tmp_path):
+def test_an_examples_file_is_read_with_string_or_list_programs_and_optional_keys(tmp_path):
     path = write(tmp_path, GOOD, "", json.dumps({"nl": "Hide.", "pseudocode": "hide\nshow"}))
-    pool = read_pool(path)
-    assert pool == [
-        PoolExample("Move.", ("move (10) steps",), "a"),
-        PoolExample("Hide.", ("hide", "show"), None),
+    examples = read_examples(path)
+    assert examples == [
+        RetrievalExample("Move.", ("move (10) steps",), "a"),
+        RetrievalExample("Hide.", ("hide", "show"), None),
     ]
 
 
@@ -88,12 +94,12 @@ def test_a_pool_file_is_read_with_string_or_list_programs_and_optional_keys(tmp_
         (GOOD, "examples line 2: duplicate key 'a'"),
     ],
 )
-def test_a_bad_pool_line_is_named_with_what_is_allowed(tmp_path, line, message):
+def test_a_bad_examples_line_is_named_with_what_is_allowed(tmp_path, line, message):
     with pytest.raises(ExamplesFileError) as err:
-        read_pool(write(tmp_path, GOOD, line))
+        read_examples(write(tmp_path, GOOD, line))
     assert message in str(err.value)
 
 
-def test_an_empty_pool_file_is_an_error(tmp_path):
+def test_an_empty_examples_file_is_an_error(tmp_path):
     with pytest.raises(ExamplesFileError, match="holds no example"):
-        read_pool(write(tmp_path, "", ""))
+        read_examples(write(tmp_path, "", ""))

@@ -15,7 +15,7 @@ import requests
 
 from scratch_gym.serve.composite import CompositeState
 from scratch_gym.serve.composite import execute as composite_execute
-from scratch_gym.serve.models import CompositeRequest
+from scratch_gym.serve.request_bodies import CompositeRequest
 from tests.serve.conftest import require_checkout
 from tests.serve.test_their_client import (
     runner_export_and_evaluate,

@@ -227,8 +227,8 @@ def test_two_workers_serve_two_sessions_at_once(client, served) -> None:
                     c.get(f"/sessions/{sid}/screenshot").status_code == 200 for _ in range(5)
                 )
 
-        with ThreadPoolExecutor(2) as pool:
-            assert list(pool.map(shots, sids)) == [5, 5]
+        with ThreadPoolExecutor(2) as executor:
+            assert list(executor.map(shots, sids)) == [5, 5]
     finally:
         for sid in sids:
             client.delete(f"/sessions/{sid}")

@@ -2,7 +2,7 @@
 (docs/architecture.md, Layers).
 
 :data:`ORDER` lists ``single_drag``'s parts bottom to top: the task data, the shared bottoms
-(modules at the top level), feasible regions, the generator, the environment's models and
+(modules at the top level), feasible regions, the generator, the environment's parts and
 metrics (top-level modules; the env classes live in ``scratch_gym.envs``), the fast path,
 training. A part imports its own layer and lower ones only
 (function-level and ``TYPE_CHECKING`` imports included), the import graph of the parts has no
@@ -35,7 +35,7 @@ ORDER: list[tuple[str, ...]] = [
     ("drag_model", "editor_drag", "tokens", "rl_spaces"),  # the shared bottoms
     ("feasible",),  # feasible regions: geometry, geometric and probed regions, the cache
     ("generation",),  # the task generator
-    ("models", "metrics"),  # the real-editor env's action and observation models, Pass@k
+    ("env_parts", "metrics"),  # the real-editor env's action and observation models, Pass@k
     ("fast",),  # snapshots, pools, the vectorised environment, calibration
     ("training",),  # the policy (torch), the heuristic, the curriculum
 ]
@@ -133,12 +133,12 @@ def fake_package(root: Path, files: dict[str, str]) -> Path:
             },
             "feasible/probe.py:2 imports scratch_gym.single_drag.fast.snapshot.capture",
         ),
-        (  # the models importing training, through ``from ... import``
+        (  # the env parts importing training, through ``from ... import``
             {
-                "models.py": "from scratch_gym.single_drag import training\n",
+                "env_parts.py": "from scratch_gym.single_drag import training\n",
                 "training/policy.py": "",
             },
-            "models.py:1 imports scratch_gym.single_drag.training",
+            "env_parts.py:1 imports scratch_gym.single_drag.training",
         ),
         (  # a task module importing a shared bottom
             {"tasks/task.py": "import scratch_gym.single_drag.drag_model\n", "drag_model.py": ""},
@@ -172,12 +172,12 @@ def test_a_planted_cycle_is_found(tmp_path: Path) -> None:
     package = fake_package(
         tmp_path,
         {
-            "models.py": "def f():\n    import scratch_gym.single_drag.metrics\n",
-            "metrics.py": "from scratch_gym.single_drag.models import read_elements\n",
+            "env_parts.py": "def f():\n    import scratch_gym.single_drag.metrics\n",
+            "metrics.py": "from scratch_gym.single_drag.env_parts import read_elements\n",
             "tasks/task.py": "",  # not on the cycle
         },
     )
-    assert sorted(set(cycle(import_graph(package)))) == ["metrics", "models"]
+    assert sorted(set(cycle(import_graph(package)))) == ["env_parts", "metrics"]
 
 
 def test_a_planted_part_without_a_layer_is_found(tmp_path: Path) -> None:
@@ -199,7 +199,7 @@ def modules_without_training() -> list[str]:
 
 def test_the_environments_never_import_torch() -> None:
     names = modules_without_training()
-    assert {f"{NAME}.models", f"{NAME}.fast.pool", f"{NAME}.tasks", f"{NAME}.feasible"} <= set(
+    assert {f"{NAME}.env_parts", f"{NAME}.fast.pool", f"{NAME}.tasks", f"{NAME}.feasible"} <= set(
         names
     )
     assert f"{NAME}.generation.generator" in names

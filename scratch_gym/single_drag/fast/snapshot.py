@@ -17,8 +17,8 @@ import numpy as np
 
 from scratch_gym.editor.page import EditorPage
 from scratch_gym.single_drag.drag_model import MODEL_VERSION, Pair
+from scratch_gym.single_drag.env_parts import read_elements
 from scratch_gym.single_drag.feasible.capture import DragCapture, capture_drag
-from scratch_gym.single_drag.models import read_elements
 from scratch_gym.single_drag.tasks.instructions import SETTINGS, instruction_for, mark_start
 from scratch_gym.single_drag.tasks.task import DragTask, task_from_json
 

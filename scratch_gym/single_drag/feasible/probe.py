@@ -173,7 +173,7 @@ _WORKER_PAGE: EditorPage | None = None
 def _worker_init() -> None:
     global _WORKER_PAGE
     _WORKER_PAGE = EditorPage().open()
-    # Pool workers end with os._exit (no atexit): close the page and browser from a finalizer.
+    # Worker processes end with os._exit (no atexit): close the page and browser from a finalizer.
     multiprocessing.util.Finalize(None, _WORKER_PAGE.close, exitpriority=10)
 
 
@@ -215,8 +215,8 @@ def compute_many(
             page.close()
         return out
     ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init) as pool:
-        futures = [pool.submit(_worker_run, t, step, levels, probe) for t in tasks]
+    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init) as executor:
+        futures = [executor.submit(_worker_run, t, step, levels, probe) for t in tasks]
         for fut in as_completed(futures):
             task_id, regions, error = fut.result()
             out[task_id] = regions

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scratch_gym.runner.jobs import EnvSpec, Job
-from scratch_gym.runner.pool import OnRecord
+from scratch_gym.runner.workers import OnRecord
 from scratch_gym.tasks.registry import TASKS_ENV
 
 

@@ -148,31 +148,31 @@ def _run_processes(
         pending.discard(item["key"])
         on_record(item)
 
-    pool = _Processes(env_spec, job_q, result_q, factory)
+    processes = _Processes(env_spec, job_q, result_q, factory)
     for _ in range(n):
-        pool.start()
+        processes.start()
     try:
-        while pool.procs:
-            if time.monotonic() - pool.checked > 10:  # busy queues: look for deaths anyway
-                pool.bury_dead(by_key, record)
+        while processes.procs:
+            if time.monotonic() - processes.checked > 10:  # busy queues: look for deaths anyway
+                processes.bury_dead(by_key, record)
             try:
                 kind, wid, item = result_q.get(timeout=2)
             except queue.Empty:  # every message sent is read: a worker gone silent is dead
-                pool.bury_dead(by_key, record)
+                processes.bury_dead(by_key, record)
                 continue
             if kind == "start":
-                pool.running[wid] = item
+                processes.running[wid] = item
             elif kind == "record":
-                pool.running.pop(wid, None)
-                if item["key"] in pool.deaths:
-                    item["worker_deaths"] = pool.deaths[item["key"]]
+                processes.running.pop(wid, None)
+                if item["key"] in processes.deaths:
+                    item["worker_deaths"] = processes.deaths[item["key"]]
                 record(item)
             else:  # stop
-                proc = pool.procs.pop(wid, None)
+                proc = processes.procs.pop(wid, None)
                 if proc is not None:
                     proc.join(timeout=30)
     finally:
-        pool.stop()
+        processes.stop()
     for key in sorted(pending):  # a worker died before its start message got out
         error = "a worker process died before reporting this episode"
         record(job_record(by_key[key], {"status": INFRASTRUCTURE_ERROR, "error": error}, 0.0))
