@@ -327,3 +327,12 @@ def test_marker_heights_count_filled_mouths_empty_and_rescale_the_palette():
     canvas_h, palette_h = marker_heights(geometry, picks)
     assert canvas_h == pytest.approx(64.0 - (24.0 - 12.0))
     assert palette_h == pytest.approx(32.4 * 0.5 / 0.675)
+
+
+def test_a_built_pools_regions_agree_with_its_captures(drag_pool):
+    """The oracle's drag (anchor to the end region's most interior point) connects on the fast
+    path for every pooled task: the regions and the capture saw the same screen."""
+    from scratch_gym.single_drag.fast.pool import oracle_connects
+
+    pool = load_pool(drag_pool)
+    assert [s.task.id for s in pool.snapshots if not oracle_connects(s)] == []
