@@ -50,6 +50,29 @@ def test_every_relation_source_and_shape_is_generated(drawn):
         assert (kind, "palette") in pairs and (kind, "canvas_block") in pairs, kind
 
 
+def test_a_forever_goes_among_blocks_only_with_an_empty_mouth(drawn):
+    """scratch-blocks puts a forever (no next connection) where blocks already are only by
+    wrapping them in its mouth, which needs the mouth empty: a canvas forever headed mid-stack
+    or into a filled mouth is drawn empty."""
+    forevers = []
+    for t in drawn:
+        blocks = edited_blocks(t)
+        block = blocks.get(t.source.block or "")
+        if not isinstance(block, dict) or block.get("opcode") != "control_forever":
+            continue
+        goal = t.goal[0]
+        target = blocks[goal.block]
+        occupied = (
+            target["next"]
+            if goal.rel == "below"
+            else (target["inputs"].get(goal.input) or [None, None])[1]
+        )
+        mouth = (block["inputs"].get("SUBSTACK") or [None, None])[1]
+        forevers.append((bool(occupied), bool(mouth)))
+    assert (True, True) not in forevers, forevers
+    assert (True, False) in forevers, forevers  # such drags are drawn
+
+
 def test_sources_span_every_category_and_the_infix_operators(drawn):
     palette = {t.source.opcode for t in drawn if t.source.origin == "flyout"}
     categories = {t.view.category for t in drawn if t.source.origin == "flyout"}

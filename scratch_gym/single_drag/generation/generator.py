@@ -216,7 +216,10 @@ def _draw_source(
         )
     own = writer.block(kind)
     if kind.shape == "c":
-        body = [writer.statements(rng.choice((0, 1, 2))) for _ in kind.spec.statements]
+        # A forever (no next) goes where blocks already are only by wrapping them in its mouth,
+        # which scratch-blocks allows only while the mouth is empty.
+        sizes = (0,) if not kind.takes_next and not spot.empty else (0, 1, 2)
+        body = [writer.statements(rng.choice(sizes)) for _ in kind.spec.statements]
         lines = script_text(kind, own, body).split("\n")
     else:
         lines = [own]
