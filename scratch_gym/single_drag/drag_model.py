@@ -413,27 +413,29 @@ def simulate(
     rng = tables.angle_range
     towards = (np.abs(angle) < rng) | (angle < -180 + rng) | (angle > 180 - rng)
 
-    base = tables.pair_v[task, pick]  # (B, P, 2)
+    vectors = tables.pair_v[task, pick]  # (B, P, 2)
+    vx = vectors[..., 0]
     valid = tables.pair_valid[task, pick]
-    marker_h = tables.pick_marker[task, pick]  # (B,)
-    ys, stacks = tables.pair_y[task, pick], tables.pair_stack[task, pick]
     snap, connecting, preference = (tables.radii[task, i] for i in range(3))
     started = np.zeros(len(task), bool)
     blocked = np.zeros(len(task), bool)  # a palette drag that became a palette scroll
     cand = np.full(len(task), -1, np.int64)
     for delta in deltas:
-        vectors = _with_marker(base, cand, tables.pair_marker[task, pick], ys, stacks, marker_h)
+        vy = _marker_moved_y(tables, task, pick, cand, vectors[..., 1])
         moved = np.hypot(delta[:, 0], delta[:, 1]) > radius
         begins = moved & ~started & ~blocked & (pick > 0)
         blocked |= begins & flyout & ~towards
         started |= begins & ~(flyout & ~towards)
-        dist = np.hypot(vectors[..., 0] - delta[:, None, 0], vectors[..., 1] - delta[:, None, 1])
+        dist = np.hypot(vx - delta[:, None, 0], vy - delta[:, None, 1])
         reach = np.where(cand >= 0, connecting, snap)
         dist = np.where(valid & (dist <= reach[:, None]), dist, np.inf)
         new = np.argmin(dist, axis=1)
         new_d = dist[b, new]
         has_new = np.isfinite(new_d)
-        cur_d = dist_to(vectors, cand, delta)
+        cur = np.maximum(cand, 0)
+        cur_d = np.where(
+            cand >= 0, np.hypot(vx[b, cur] - delta[:, 0], vy[b, cur] - delta[:, 1]), np.inf
+        )
         keep = (cand >= 0) & has_new & (new_d > cur_d - preference)
         chosen = np.where(has_new, np.where(keep, cand, new), -1)
         cand = np.where(started, chosen, cand)
@@ -450,31 +452,22 @@ def simulate(
     return DragOutcome(grabbed, pair, deleted, reverted, start_correct, start_correct & intended)
 
 
-def _with_marker(
-    base: np.ndarray,
-    cand: np.ndarray,
-    marker: np.ndarray,
-    ys: np.ndarray,
-    stacks: np.ndarray,
-    height: np.ndarray,
+def _marker_moved_y(
+    tables: DragTables, task: np.ndarray, pick: np.ndarray, cand: np.ndarray, vy: np.ndarray
 ) -> np.ndarray:
-    """The pairs' vectors while the current candidate's insertion marker shows: a statement
-    candidate moves every connection below it in its stack down by the marker's height."""
-    b = np.arange(len(cand))
-    c = np.maximum(cand, 0)
-    showing = (cand >= 0) & marker[b, c]
-    if not showing.any():
-        return base
-    below = (stacks == stacks[b, c][:, None]) & (ys > ys[b, c][:, None] + 0.5)
-    shift = np.where(showing[:, None] & below, height[:, None], 0.0)
-    out = base.copy()
-    out[..., 1] += shift
+    """The pairs' y components while the current candidate's insertion marker shows: a
+    statement candidate moves every connection below it in its stack down by the marker's
+    height. Only rows with such a candidate are touched (most drags have none)."""
+    rows = np.nonzero(cand >= 0)[0]
+    if rows.size == 0:
+        return vy
+    t, p, c = task[rows], pick[rows], cand[rows]
+    rows, t, p, c = (a[tables.pair_marker[t, p, c]] for a in (rows, t, p, c))
+    if rows.size == 0:
+        return vy
+    r = np.arange(rows.size)
+    ys, stacks = tables.pair_y[t, p], tables.pair_stack[t, p]
+    below = (stacks == stacks[r, c][:, None]) & (ys > ys[r, c][:, None] + 0.5)
+    out = vy.copy()
+    out[rows] += np.where(below, tables.pick_marker[t, p][:, None], 0.0)
     return out
-
-
-def dist_to(vectors: np.ndarray, cand: np.ndarray, delta: np.ndarray) -> np.ndarray:
-    """Distance of each row's current candidate pair at ``delta`` (inf where there is none)."""
-    b = np.arange(len(cand))
-    v = vectors[b, np.maximum(cand, 0)]
-    d = np.hypot(v[:, 0] - delta[:, 0], v[:, 1] - delta[:, 1])
-    return np.where(cand >= 0, d, np.inf)
