@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scratch_gym.actions.primitive import drag
+from scratch_gym.editor.bridge import ViewState
 from scratch_gym.editor.page import NEUTRAL_POINT, BridgeError, EditorPage
 from scratch_gym.single_drag.tasks.task import DragTask
 
@@ -31,6 +32,13 @@ def prepare(page: EditorPage, task: DragTask, project: dict[str, Any] | None = N
     view = page.bridge.single_drag_view(task.view.to_args())
     page.mouse_move(*NEUTRAL_POINT)
     page.settle(SETTLE_MS, stop_vm=True)
+    if _canvas_moved(page.bridge.view_state(), view):
+        # A translation past the scroll limits (ScratchWorld's workspace states, generated
+        # pans) does not survive a later scroll through Blockly's scrollbars, such as the GUI
+        # restoring the editing target's scroll after the load: set the view again. Measured:
+        # which state a reset ended in depended on the task before it (70 px apart).
+        view = page.bridge.single_drag_view(task.view.to_args())
+        page.settle(SETTLE_MS, stop_vm=True)
     page.bridge.single_drag_arm()
     return view
 
@@ -54,6 +62,13 @@ def restore(
             return True
     prepare(page, task, project)
     return False
+
+
+def _canvas_moved(state: ViewState, view: dict[str, Any]) -> bool:
+    """Whether the workspace's scroll or zoom (``view_state``) is no longer the view's."""
+    return any(
+        abs(float(state[k]) - float(view[k])) >= 0.5 for k in ("scroll_x", "scroll_y", "scale")
+    )
 
 
 def _same_view(a: dict[str, Any], b: dict[str, Any]) -> bool:

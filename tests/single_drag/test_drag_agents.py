@@ -96,7 +96,7 @@ def test_tasks_dir_runs_a_users_folder_and_caches_regions_outside_it(tmp_path, m
     assert code == 0
     assert _pass1(results) == (1.0, 2)
     assert sorted(p.relative_to(folder) for p in folder.rglob("*")) == before
-    assert len(list(cache.glob("mine-*-model.json"))) == 2
+    assert len(list(cache.glob("mine-*-model-v*.json"))) == 2
 
 
 def test_tasks_dir_errors_name_the_problem(tmp_path, capsys):

@@ -61,3 +61,32 @@ def test_bad_action_is_reported_and_ends_the_episode(drag_env):
     _, reward, terminated, _, info = drag_env.step({"start": [1, 2]})
     assert reward == 0.0 and terminated
     assert "end" in info["last_action_error"]
+
+
+def test_a_pan_past_the_scroll_limits_shows_the_same_screen_whatever_came_before(drag_env):
+    """A generated task panned past Blockly's scroll limits (forced translate): measured before
+    the fix, a reset after the same task without the pan (as the generator fits a view) left
+    its canvas 70 px higher than a reset after another task."""
+    import dataclasses
+    import json
+
+    from scratch_gym.single_drag.tasks.task import task_from_json
+    from tests.conftest import REPO_ROOT
+
+    path = REPO_ROOT / "tests/fixtures/single_drag/pan-past-the-scroll-limits.json"
+    task = task_from_json(json.loads(path.read_text()))
+    unpanned = dataclasses.replace(task, view=dataclasses.replace(task.view, translate=None))
+
+    def top_of_s4b1() -> float:
+        geometry = drag_env.page.bridge.single_drag_geometry()
+        return next(b["box"][1] for b in geometry["canvas"] if b["id"] == "s4b1")
+
+    drag_env.reset(options={"task": unpanned})
+    _, info = drag_env.reset(options={"task": task})
+    assert info["view"]["forced"]  # the pan lies past the limits
+    after_unpanned = top_of_s4b1()
+    drag_env.reset()
+    drag_env.reset(options={"task": task})
+    after_another = top_of_s4b1()
+    assert after_unpanned == pytest.approx(after_another, abs=0.5)
+    assert drag_env.page.bridge.view_state()["scroll_y"] == pytest.approx(info["view"]["scroll_y"])

@@ -13,6 +13,10 @@ from typing import Any
 from scratch_gym.single_drag.drag_model import MODEL_VERSION
 from scratch_gym.single_drag.tasks.task import DragTask
 
+# Bumped whenever how a task's view is set up changes what the screen shows (v2: a view that a
+# late scroll moved is set again, editor_drag.prepare): cached regions are kept per version.
+VIEW_VERSION = 2
+
 
 def regions_cache_dir() -> Path:
     """Where computed regions are kept: per editor version (the pinned editor's)."""
@@ -26,12 +30,15 @@ def regions_cache_path(task: DragTask, probe: str = "editor") -> Path:
     """The cache file of ``task``'s regions: its id and a digest of everything that sets up the
     drag (project, view, source, goal), so that a changed task file is computed anew; regions
     probed by the drag model (``probe="model"``) are kept apart from the real drags' ones, per
-    version of the model."""
+    version of the view set-up and of the model."""
     data = task.to_json()
     data.pop("regions", None)
     data.pop("meta", None)
     digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
-    suffix = "" if probe == "editor" else f"-{probe}-v{MODEL_VERSION}"
+    version = (
+        f"v{VIEW_VERSION}" if probe == "editor" else f"{probe}-v{VIEW_VERSION}.{MODEL_VERSION}"
+    )
+    suffix = f"-{version}"
     return regions_cache_dir() / f"{task.id}-{digest}{suffix}.json"
 
 
