@@ -22,7 +22,11 @@ T2_025), answered by the endpoint's drag oracle: ``drag_runs``, ``drag_success``
 result.json's ``success``), ``runner_wall_s_drag``. ``verdict_agreement``: over every run above,
 the share where their recorded success equals scratch-gym's own verdict on the project their
 runner exported through serve at the end of the run (:mod:`scratch_gym.serve.verdicts`);
-``verdict_runs`` counts them and ``verdict_disagreements`` names the others.
+``verdict_runs`` counts them and ``verdict_disagreements`` names the others. Their Visual
+Perception benchmark: ``perception_items`` and ``perception_tags`` imported, and
+``perception_score_equal``: scratch-gym's scores of a fixed answers file over every item equal
+their ``results_visual_perception_benchmark.py``'s
+(:func:`~scratch_gym.scratchworld.perception_scores.equality_check`).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from scratch_gym.scratchworld.perception_scores import equality_check  # noqa: E402
 from scratch_gym.serve.dropin import (  # noqa: E402
     client_python,
     run_drag_runner,
@@ -191,6 +196,9 @@ def main() -> int:
         thread.join(60)
     try:
         judge(checkout, verdicts)
+        # their Visual Perception items: imported, answered by the fixed probe replies, scored
+        # by scratch-gym and by their results script (run with their client's python)
+        perception = equality_check(checkout, keep / "perception-answers", str(python))
     finally:
         shutil.rmtree(keep, ignore_errors=True)
     print(f"{'task':28} {'mode':10} {'agent':14} {'success':8} steps")
@@ -216,6 +224,10 @@ def main() -> int:
         "drag_success": round(sum(r[1] for r in drag_rows) / len(drag_rows), 3)
         if drag_rows
         else None,  # fmt: skip
+        "perception_items": perception["perception_items"],
+        "perception_tags": perception["perception_tags"],
+        "perception_score_equal": perception["perception_score_equal"],
+        "perception_differences": perception["differences"],
         "mismatches": mismatches,
         "session_open_s_p50": round(statistics.median(opens), 3),
         "action_ms_p50": p50(actions_ms["composite"]),

@@ -30,9 +30,27 @@ from scratch_gym.serve.request_bodies import (
 SCROLL_DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
+DRAG_DURATION = 0.5  # their DragAndDropAction's default, which their drag runner sends
+
+
 def steps_for(duration: float) -> int:
     """Pointer moves for a motion of ``duration`` seconds (30 per second, at least 10)."""
     return max(10, int(duration * 30)) if duration > 0 else 1
+
+
+def their_drag(
+    page: EditorPage,
+    start: tuple[float, float],
+    end: tuple[float, float],
+    duration: float = DRAG_DURATION,
+) -> None:
+    """Their drag's pointer path: press at ``start``, ``steps_for(duration)`` moves on the
+    straight line to ``end``, release. (Blockly snaps on every move: where the last moves pass
+    decides a drop as much as where it ends; see :mod:`scratch_gym.serve.scripted_drag`.)"""
+    page.mouse_move(*start)
+    page.mouse_down()
+    page.mouse_move(*end, steps=steps_for(duration))
+    page.mouse_up()
 
 
 class Action:
@@ -89,13 +107,8 @@ def drag_and_drop(page: EditorPage, sid: str, a: DragAndDropAction) -> dict[str,
     act = Action("drag_and_drop", sid, args_of(a))
     executed = {k: getattr(a, k) for k in ("start_x", "start_y", "end_x", "end_y", "duration")}
 
-    def drag() -> None:
-        page.mouse_move(a.start_x, a.start_y)
-        page.mouse_down()
-        page.mouse_move(a.end_x, a.end_y, steps=steps_for(a.duration))
-        page.mouse_up()
-
-    return act.run(executed, "Drag and drop", drag)
+    start, end = (a.start_x, a.start_y), (a.end_x, a.end_y)
+    return act.run(executed, "Drag and drop", lambda: their_drag(page, start, end, a.duration))
 
 
 def scroll(page: EditorPage, sid: str, a: ScrollAction) -> dict[str, Any]:

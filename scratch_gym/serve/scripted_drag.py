@@ -16,6 +16,16 @@ scratch-gym computes them for its imported task (:mod:`scratch_gym.scratchworld.
 task, else computed now by BFS, ``probe="model"`` by default: seconds a task). serve sets each
 drag session's view as that import does (:mod:`scratch_gym.serve.drag_view`), so the regions'
 pixels are the session's.
+
+**Their pointer path.** The regions hold for scratch-gym's drag (a move past the drag radius,
+then three long moves). Their runner's drag is 15 short moves on the straight line
+(:func:`~scratch_gym.serve.handlers.their_drag`), and Blockly snaps on every move: when the last
+moves pass within snap radius of a neighbouring connection (the one above an ``if``'s mouth, say),
+the insertion marker it shows shifts the stack, and that connection stays the candidate at the
+drop. So before it answers, the endpoint replays the drag with their path on a page of its own,
+set up as the task's view, and takes the first end point, most interior first, whose drop holds
+the task's goal (at most ``PATH_TRIES``; none: the most interior point). Checked ends are cached
+per task.
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 DRAG_MARK = "You need to perform a drag-and-drop action"
+PATH_TRIES = 12  # end points replayed with their pointer path, most interior first
 TASK_IS = "Your task is:"
 
 
@@ -39,6 +50,7 @@ class DragPlayer:
         self.scratchworld = Path(scratchworld)
         self.probe = probe
         self._tasks: dict[str, Any] | None = None
+        self._ends: dict[str, tuple[float, float]] = {}  # task id -> end checked with their path
         self._lock = threading.Lock()
 
     def tasks(self) -> dict[str, Any]:
@@ -79,9 +91,38 @@ class DragPlayer:
                 failed = attach_regions([task], progress=False, probe=self.probe)
                 if failed:
                     raise RuntimeError(f"no feasible regions for {task.id}: {failed[task.id]}")
-        start = task.regions.anchor
-        end = task.regions.end.interior_point()
+            start = task.regions.anchor
+            if task.id not in self._ends:
+                self._ends[task.id] = their_path_end(task, start)
+            end = self._ends[task.id]
         return (round(start[0]), round(start[1])), (round(end[0]), round(end[1]))
+
+
+def their_path_end(task: Any, start: tuple[float, float]) -> tuple[float, float]:
+    """The most interior end point of ``task``'s end region whose drop from ``start`` along
+    their runner's pointer path holds the goal, replayed on a page of this process (set up as
+    the task's view; undone after each drop). None holds within ``PATH_TRIES``: the most
+    interior point."""
+    from scratch_gym.editor.page import EditorPage
+    from scratch_gym.serve.handlers import their_drag
+    from scratch_gym.single_drag import editor_drag
+
+    ends = [(float(x), float(y)) for x, y in task.regions.end.by_interiority()[:PATH_TRIES]]
+    page = EditorPage().open()
+    try:
+        project = task.build_project()
+        view = editor_drag.prepare(page, task, project)
+        for end in ends:
+            page.start_vm()
+            their_drag(page, (round(start[0]), round(start[1])), (round(end[0]), round(end[1])))
+            page.settle(editor_drag.SETTLE_MS, stop_vm=True)
+            held = editor_drag.outcome(page, task).success
+            editor_drag.restore(page, task, project, view)
+            if held:
+                return end
+    finally:
+        page.close()
+    return ends[0]
 
 
 def drag_reply(name: str, start: tuple[int, int], end: tuple[int, int], note: str = "") -> str:

@@ -57,7 +57,12 @@ def their_action(action: Action) -> list[Action]:
         return [{"api": kind, "args": {"x": x, "y": y}}]
     if kind == "drag":
         (sx, sy), (ex, ey) = _xy(action["start"]), _xy(action["end"])
-        args = {"start_x": sx, "start_y": sy, "end_x": ex, "end_y": ey}
+        # duration 0: their route moves the pointer to the end in one step. Their default (0.5 s)
+        # is 15 steps on the straight line, and the last ones pass within Blockly's snap radius of
+        # connections next to the target: a snapped insertion marker there shifts the stack and
+        # stays the candidate at the drop, so a block meant for under ``move`` lands above it.
+        # scratch-gym's drag (past the drag radius, then three long steps) has no such stops.
+        args = {"start_x": sx, "start_y": sy, "end_x": ex, "end_y": ey, "duration": 0}
         return [{"api": "drag_and_drop", "args": args}]
     if kind == "scroll":
         x, y = _xy(action["start"])

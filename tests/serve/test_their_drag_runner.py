@@ -6,6 +6,7 @@ the oracle's drag, and their own connection check records the verdict."""
 from __future__ import annotations
 
 import json
+import time
 from urllib.parse import urlparse
 
 import pytest
@@ -16,7 +17,7 @@ from scratch_gym.serve.composite import _with_ids
 from scratch_gym.serve.dropin import run_drag_runner
 from scratch_gym.serve.scripted_drag import DRAG_MARK, DragPlayer, DragTaskUnknown, drag_reply
 from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint
-from scratch_gym.serve.scripted_primitive import RemoteChannel
+from scratch_gym.serve.scripted_primitive import RemoteChannel, their_action
 from scratch_gym.serve.verdicts import Run, agreement, judge
 from tests.serve.conftest import require_checkout
 from tests.serve.test_their_client import runner_setup
@@ -87,6 +88,58 @@ def test_a_drag_tasks_workspace_state_sets_scratch_gyms_view(served):
         assert requests.post(f"{url}/composite/execute", json=call, timeout=60).status_code == 403
     finally:
         requests.delete(url, timeout=20)
+
+
+def _drop_into_the_if(served, cfg: dict, args: dict) -> bool:
+    """On a fresh session set up as their drag runner sets T2_002 up: does ``args``'s
+    drag_and_drop (through serve's route) put the palette's move block into the if's mouth?"""
+    sid = runner_setup(served.url, "T2_002", "T2_002.sb3")
+    url = f"{served.url}/sessions/{sid}"
+    structure = {"api": "get_blocks_structure", "args": {}}
+    view = {"api": "custom_js", "args": {"fn": "x", "payload": cfg["workspace_state"]}}
+    try:
+        for action in cfg["locate_target_actions"]:
+            requests.post(f"{url}/{action['api']}", json=action["args"], timeout=60)
+        assert requests.post(f"{url}/composite/execute", json=view, timeout=60).json()["success"]
+        before = requests.post(f"{url}/composite/execute", json=structure, timeout=60).json()
+        answer = requests.post(f"{url}/drag_and_drop", json=args, timeout=60).json()
+        assert answer["success"] is True, answer
+        for _ in range(50):  # the VM hears of the drop in Blockly's next event batch
+            after = requests.post(f"{url}/composite/execute", json=structure, timeout=60).json()
+            blocks = after["data"]["idToBlock"]
+            new = [i for i in blocks if i not in before["data"]["idToBlock"]]
+            if any(blocks[i]["opcode"] == "motion_movesteps" and blocks[i]["parent"] for i in new):
+                break
+            time.sleep(0.1)
+    finally:
+        requests.delete(url, timeout=20)
+    mouth = blocks[cfg["reference_block_id"]]["inputs"]["SUBSTACK"]["block"]
+    return any(blocks[i]["opcode"] == "motion_movesteps" and i == mouth for i in new)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_drags_answer_for_their_pointer_path(served):
+    """Their route's drag is 15 short moves; the last ones pass within snap radius of the
+    connection above T2_002's if, and its insertion marker keeps the drop there. The drag
+    oracle's answer is replayed with their path first, so it drops into the if's mouth; the
+    primitive endpoint's drags move in one step (``duration`` 0), as scratch-gym's own drag
+    does not stop near the target either."""
+    checkout = require_checkout()
+    spec = require_shared(checkout / "single_step_drag_benchmark" / "tasks" / "T2_002.json")
+    cfg = json.loads(spec.read_text())["evaluation_config"]
+    player = DragPlayer(checkout)
+    task = player.tasks()["T2_002"]
+    (sx, sy), (ex, ey) = player.drag(task)  # checked with their path
+    interior = task.regions.end.interior_point()  # feasible for scratch-gym's drag
+    at = {"start_x": sx, "start_y": sy}
+    ours = {**at, "end_x": round(interior[0]), "end_y": round(interior[1])}
+    assert not _drop_into_the_if(served, cfg, ours)  # their path: above the if
+    assert _drop_into_the_if(served, cfg, {**at, "end_x": ex, "end_y": ey})
+    gesture = {"action_type": "drag", "start": [sx, sy], "end": list(interior)}
+    (call,) = their_action(gesture)
+    assert call["args"]["duration"] == 0
+    assert _drop_into_the_if(served, cfg, call["args"])
 
 
 @pytest.mark.browser

@@ -109,7 +109,10 @@ def test_our_gestures_become_their_primitive_calls():
     ]
     drag = {"action_type": "drag", "start": [1, 2], "end": [300.2, 400.7]}
     assert their_action(drag) == [
-        {"api": "drag_and_drop", "args": {"start_x": 1, "start_y": 2, "end_x": 300, "end_y": 401}}
+        {
+            "api": "drag_and_drop",
+            "args": {"start_x": 1, "start_y": 2, "end_x": 300, "end_y": 401, "duration": 0},
+        }
     ]
     scroll = {"action_type": "scroll", "start": [180, 400], "scroll": [-30.0, 250.0]}
     assert their_action(scroll) == [

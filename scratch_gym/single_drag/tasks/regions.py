@@ -42,6 +42,13 @@ class Region:
         """The member farthest from the region's boundary (ties: nearest the centroid)."""
         if len(self.points) == 0:
             raise ValueError("an empty region has no interior point")
+        x, y = self.by_interiority()[0]
+        return float(x), float(y)
+
+    def by_interiority(self) -> np.ndarray:
+        """The members, farthest from the region's boundary first (ties: nearest the centroid)."""
+        if len(self.points) == 0:
+            return self.points
         pts = self.points
         members = {(int(x), int(y)) for x, y in pts}
         s = self.step
@@ -54,8 +61,7 @@ class Region:
         d2 = ((pts[:, None, :] - outside[None, :, :]) ** 2).sum(axis=2).min(axis=1)
         centroid = pts.mean(axis=0)
         tie = ((pts - centroid) ** 2).sum(axis=1)
-        best = np.lexsort((tie, -d2))[0]
-        return float(pts[best, 0]), float(pts[best, 1])
+        return pts[np.lexsort((tie, -d2))]
 
     def to_json(self) -> list[list[int]]:
         return self.points.tolist()
