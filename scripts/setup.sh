@@ -40,7 +40,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
 fi
 
 echo "== OCR models (PP-OCRv4 from the rapidocr-onnxruntime wheel, prepared offline)"
-.venv/bin/python -c "from scratch_gym.ocr.weights import prepare_models; prepare_models()"
+.venv/bin/python -c "from scratch_gym.ocr.weights import prepare_weights; prepare_weights()"
 
 echo "== the pinned Scratch editor"
 .venv/bin/scratch-gym install
