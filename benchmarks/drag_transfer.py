@@ -35,7 +35,7 @@ import numpy as np
 
 from scratch_gym.progress import progress_bar
 from scratch_gym.records.text import json_line, table
-from scratch_gym.runner import AgentSpec, evaluate
+from scratch_gym.runner import AgentSpec, run_suite
 from scratch_gym.single_drag.tasks.instructions import SETTINGS
 from scratch_gym.suites import make_suite
 from scratch_gym.suites.single_drag import group_records
@@ -82,7 +82,7 @@ def run(agent: str, split: str, setting: str, args: argparse.Namespace) -> list[
     label = agent.split(":", 1)[0]
     results = args.out / f"{split}-{setting}-{label}.jsonl"
     spec = AgentSpec(agent, "single_drag", {}, label)
-    return evaluate(
+    return run_suite(
         spec,
         workers=args.workers,
         results=results,

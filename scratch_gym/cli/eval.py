@@ -382,7 +382,7 @@ def suite_from_args(args: argparse.Namespace) -> Suite:
 
 def run(args: argparse.Namespace) -> int:
     from scratch_gym.agents.factory import check_agent_mode
-    from scratch_gym.runner import AgentSpec, EnvSpec, ResultsFile, ResumeError, evaluate
+    from scratch_gym.runner import AgentSpec, EnvSpec, ResultsFile, ResumeError, run_suite
     from scratch_gym.runner.reports import all_infrastructure, report_tables, summary_json
 
     if args.report is not None:
@@ -410,7 +410,7 @@ def run(args: argparse.Namespace) -> int:
         spec = AgentSpec(args.agent, mode, agent_kwargs(args), args.label)
         env = EnvSpec(reward_mode=args.reward_mode, max_steps=args.max_steps)
         try:
-            records = evaluate(
+            records = run_suite(
                 spec,
                 categories=args.categories,
                 task_ids=args.tasks,

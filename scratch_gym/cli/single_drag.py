@@ -98,7 +98,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     """Each agent in each setting through the runner (as ``eval --suite single-drag`` runs it),
     into one results file; one table, one JSON summary."""
     from scratch_gym.cli.eval import agent_kwargs, print_failures, warn_public_endpoint
-    from scratch_gym.runner import AgentSpec, ResumeError, evaluate
+    from scratch_gym.runner import AgentSpec, ResumeError, run_suite
     from scratch_gym.runner.reports import all_infrastructure, report_tables, summary_json
     from scratch_gym.suites import make_suite
 
@@ -109,7 +109,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         for setting in args.setting or ["baseline"]:
             spec = AgentSpec(name, "single_drag", kwargs)
             try:
-                records += evaluate(
+                records += run_suite(
                     spec,
                     task_ids=args.tasks or None,
                     runs=args.runs,

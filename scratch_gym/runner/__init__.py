@@ -1,7 +1,7 @@
 """Evaluating agents: episodes, suites in processes or on Ray, results files, tables, plots,
 recordings.
 
-* ``evaluate(AgentSpec(...), categories=..., runs=k, workers=n, results=path, resume=...)``
+* ``run_suite(AgentSpec(...), categories=..., runs=k, workers=n, results=path, resume=...)``
 * ``run_task(task_id, agent, mode, record_dir=...)``: one watched episode
 * ``table1(records)``, ``perception_table`` (their suites' report tables, from
   :mod:`scratch_gym.suites.tasks` and :mod:`scratch_gym.suites.perception`), ``plot_categories``;
@@ -16,7 +16,7 @@ from scratch_gym.runner.jobs import AgentSpec, EnvSpec, Job
 from scratch_gym.runner.recording import Recorder
 from scratch_gym.runner.results import ResultsFile
 from scratch_gym.runner.single import run_task
-from scratch_gym.runner.suite import ResumeError, evaluate, select_tasks
+from scratch_gym.runner.suite import ResumeError, run_suite, select_tasks
 from scratch_gym.suites.perception import perception_table
 from scratch_gym.suites.tasks import summary, table1
 
@@ -27,7 +27,7 @@ __all__ = [
     "Recorder",
     "ResultsFile",
     "ResumeError",
-    "evaluate",
+    "run_suite",
     "perception_table",
     "run_task",
     "select_tasks",

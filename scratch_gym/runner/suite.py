@@ -1,9 +1,9 @@
 """Evaluating an agent on a suite: jobs, resume, progress bar, results file.
 
 ```python
-from scratch_gym.runner import AgentSpec, evaluate
-records = evaluate(AgentSpec("oracle"), categories=["create"], runs=3, results="out.jsonl")
-records = evaluate(AgentSpec("oracle", "perception"), suite=make_suite("perception", screens=2))
+from scratch_gym.runner import AgentSpec, run_suite
+records = run_suite(AgentSpec("oracle"), categories=["create"], runs=3, results="out.jsonl")
+records = run_suite(AgentSpec("oracle", "perception"), suite=make_suite("perception", screens=2))
 ```
 """
 
@@ -48,7 +48,7 @@ def checked_selection(
     return [t for t in tasks if t.category in categories]
 
 
-def evaluate(
+def run_suite(
     agent: AgentSpec,
     *,
     categories: Sequence[str] | None = None,

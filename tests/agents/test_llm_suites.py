@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from scratch_gym.runner import AgentSpec, evaluate
+from scratch_gym.runner import AgentSpec, run_suite
 from scratch_gym.suites import make_suite
 from tests.agents.chat_server import ChatServer
 
@@ -31,7 +31,7 @@ def test_llm_agent_answers_perception_questions(tmp_path):
         return 200, reply({"answer": "yes"})
 
     with ChatServer(script) as server:
-        records = evaluate(
+        records = run_suite(
             llm(server, "perception"),
             suite=make_suite("perception", screens=1),
             results=tmp_path / "p.jsonl",
@@ -47,7 +47,7 @@ def test_llm_agent_writes_nl2scratch_programs(tmp_path):
     corpus = tmp_path / "refs.jsonl"
     corpus.write_text(json.dumps({"key": "k", "nl": "Move 10 steps.", "pseudocode": PROGRAM}))
     with ChatServer(lambda body: (200, reply({"program": "\n".join(PROGRAM)}))) as server:
-        (record,) = evaluate(
+        (record,) = run_suite(
             llm(server, "nl2scratch"),
             suite=make_suite("nl2scratch", references=str(corpus)),
             results=tmp_path / "n.jsonl",

@@ -10,7 +10,7 @@ import os
 import pytest
 
 from scratch_gym.cli import eval as eval_cmd
-from scratch_gym.runner import AgentSpec, ResultsFile, ResumeError, evaluate
+from scratch_gym.runner import AgentSpec, ResultsFile, ResumeError, run_suite
 
 TASK = "say-hello"
 
@@ -27,14 +27,14 @@ def main(argv: list[str]) -> int:
 def results(tmp_path_factory):
     path = tmp_path_factory.mktemp("eval") / "oracle.jsonl"
     spec = AgentSpec("oracle")
-    first = evaluate(spec, task_ids=[TASK], runs=3, results=path, limit=1, progress=False)
+    first = run_suite(spec, task_ids=[TASK], runs=3, results=path, limit=1, progress=False)
     assert [r["run"] for r in first] == [0] and first[0]["success"]
     # a crash while writing the next record leaves a partial line
     with open(path, "a") as fh:
         fh.write('{"key": "oracle|primitive|say-hello|1", "status": "o')
     with pytest.raises(ResumeError):
-        evaluate(spec, task_ids=[TASK], runs=3, results=path, progress=False)
-    done = evaluate(
+        run_suite(spec, task_ids=[TASK], runs=3, results=path, progress=False)
+    done = run_suite(
         spec, task_ids=[TASK], runs=3, results=path, resume=True, workers=2, progress=False
     )
     return path, first[0], done
@@ -52,7 +52,7 @@ def test_resume_runs_only_the_missing_episodes_in_processes(results):
     new_hosts = {r["host"].split(":")[1] for r in lines[1:]}
     assert str(os.getpid()) not in new_hosts  # ran in worker processes
     # a further resume has nothing left to do
-    again = evaluate(
+    again = run_suite(
         AgentSpec("oracle"), task_ids=[TASK], runs=3, results=path, resume=True, progress=False
     )
     assert len(again) == 3 and len(path.read_text().splitlines()) == 3

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from scratch_gym.editor.browser import _ppid, _processes
-from scratch_gym.runner import AgentSpec, evaluate
+from scratch_gym.runner import AgentSpec, run_suite
 from scratch_gym.runner.jobs import EnvSpec
 
 TASK = "say-hello"
@@ -64,7 +64,7 @@ def test_killed_worker_episode_is_retried_and_nothing_is_lost(tmp_path):
     thread = threading.Thread(target=killer, daemon=True)
     thread.start()
     results = tmp_path / "killed.jsonl"
-    records = evaluate(
+    records = run_suite(
         AgentSpec("random", kwargs={"seed": 5}),
         task_ids=[TASK],
         runs=3,
