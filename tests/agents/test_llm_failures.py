@@ -96,4 +96,6 @@ def test_eval_against_an_unreachable_endpoint_says_why_and_exits_1(tmp_path, cap
     assert main(["eval", "--agent", "llm", "--categories", "creat"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[0].startswith("warning: the llm agent calls the public endpoint")
-    assert "$OPENAI_API_KEY is unset" in err[0] and err[1].startswith("error: unknown task categ")
+    assert "$OPENAI_API_KEY is unset" in err[0] and err[1].startswith(
+        "error: unknown category 'creat' (did you mean 'create'?)"
+    )
