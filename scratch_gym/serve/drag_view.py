@@ -8,7 +8,7 @@ project is a drag task's ``init_project``, a ``custom_js`` call whose ``payload`
 state (``tx``/``ty`` or ``scrollX``/``scrollY``) sets the task's whole view as
 :mod:`scratch_gym.scratchworld.drag` imports it (:class:`~scratch_gym.single_drag.tasks.task.View`:
 editing target, palette category and anchor, small stage, translation and zoom), the same call
-scratch-gym's single-drag env makes (``single_drag.editor_drag.prepare``). So the screen is the
+scratch-gym's single-drag env makes (``single_drag.editor_drag.show_view``). So the screen is the
 one whose feasible regions scratch-gym computes for that task. This holds with and without
 ``--allow-js``; any other ``custom_js`` is unchanged (403 without ``--allow-js``).
 """
@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from scratch_gym.editor.page import NEUTRAL_POINT, EditorPage
+from scratch_gym.editor.page import EditorPage
 from scratch_gym.serve import envelope
+from scratch_gym.single_drag.editor_drag import show_view
 
 STATE_KEYS = ("tx", "ty", "scrollX", "scrollY")
-SETTLE_MS = 3000
 
 
 def workspace_state(args: dict[str, Any]) -> dict[str, Any] | None:
@@ -84,10 +84,7 @@ def _same_translate(task: Any, state: dict[str, Any]) -> bool:
 def set_view(page: EditorPage, sid: str, task: Any, args: dict[str, Any]) -> dict[str, Any]:
     """On the worker: set ``task``'s view; answered in the envelope with the state it reached."""
     started = time.perf_counter()
-    page.bridge.view_reset()
-    view = page.bridge.single_drag_view(task.view.to_args())
-    page.mouse_move(*NEUTRAL_POINT)
-    page.settle(SETTLE_MS)
+    view = show_view(page, task)
     scale = float(view.get("scale", task.view.scale))
     sx, sy = float(view.get("scroll_x", 0.0)), float(view.get("scroll_y", 0.0))
     tx, ty = (float(v) for v in view["origin"])  # the canvas' translation now

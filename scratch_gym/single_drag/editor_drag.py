@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from scratch_gym.actions.primitive import drag
-from scratch_gym.editor.bridge import ViewState
 from scratch_gym.editor.page import NEUTRAL_POINT, BridgeError, EditorPage
 from scratch_gym.single_drag.tasks.task import DragTask
 
@@ -28,18 +28,26 @@ def prepare(page: EditorPage, task: DragTask, project: dict[str, Any] | None = N
     page.start_vm()
     page.load_project(project if project is not None else task.build_project())
     page.settle(SETTLE_MS)
+    view = show_view(page, task, stop_vm=True)
+    page.bridge.single_drag_arm()
+    return view
+
+
+def show_view(page: EditorPage, task: DragTask, stop_vm: bool = False) -> dict[str, Any]:
+    """Set ``task``'s view (target, stage size, palette, pan, zoom) on the loaded project and
+    wait for the editor to settle (stopping the VM's frame loop with ``stop_vm``).
+
+    A translation past the scroll limits (ScratchWorld's workspace states, generated pans) does
+    not survive a later scroll through Blockly's scrollbars, such as the GUI restoring the
+    editing target's scroll after a load: the view is set again if it moved meanwhile.
+    Measured: which state a reset ended in depended on the task before it (70 px apart)."""
     page.bridge.view_reset()
     view = page.bridge.single_drag_view(task.view.to_args())
     page.mouse_move(*NEUTRAL_POINT)
-    page.settle(SETTLE_MS, stop_vm=True)
-    if _canvas_moved(page.bridge.view_state(), view):
-        # A translation past the scroll limits (ScratchWorld's workspace states, generated
-        # pans) does not survive a later scroll through Blockly's scrollbars, such as the GUI
-        # restoring the editing target's scroll after the load: set the view again. Measured:
-        # which state a reset ended in depended on the task before it (70 px apart).
+    page.settle(SETTLE_MS, stop_vm=stop_vm)
+    if not _same_view(page.bridge.view_state(), view, CANVAS_KEYS):
         view = page.bridge.single_drag_view(task.view.to_args())
-        page.settle(SETTLE_MS, stop_vm=True)
-    page.bridge.single_drag_arm()
+        page.settle(SETTLE_MS, stop_vm=stop_vm)
     return view
 
 
@@ -64,15 +72,15 @@ def restore(
     return False
 
 
-def _canvas_moved(state: ViewState, view: dict[str, Any]) -> bool:
-    """Whether the workspace's scroll or zoom (``view_state``) is no longer the view's."""
-    return any(
-        abs(float(state[k]) - float(view[k])) >= 0.5 for k in ("scroll_x", "scroll_y", "scale")
-    )
+CANVAS_KEYS = ("scroll_x", "scroll_y", "scale")  # the workspace's scroll and zoom
+VIEW_KEYS = (*CANVAS_KEYS, "flyout_scroll_y")  # and the palette's scroll
 
 
-def _same_view(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    keys = ("scroll_x", "scroll_y", "scale", "flyout_scroll_y")
+def _same_view(
+    a: Mapping[str, Any], b: Mapping[str, Any], keys: tuple[str, ...] = VIEW_KEYS
+) -> bool:
+    """Whether two views (``single_drag_view`` answers, or a ``view_state``) agree on ``keys``
+    within half a pixel."""
     return all(abs(float(a[k]) - float(b[k])) < 0.5 for k in keys)
 
 
