@@ -44,12 +44,15 @@ class PageEnv(gym.Env):
         if reset is not None:
             cls.reset = guard_reset(reset)  # type: ignore[method-assign]
 
-    def check_reset(self) -> None:
-        """For ``step``: RuntimeError when the last ``reset()`` raised (its episode never began)."""
+    def check_reset(self, begun: bool = True) -> None:
+        """For ``step``: RuntimeError when the last ``reset()`` raised (its episode never began),
+        or when no episode has ``begun`` (no reset yet)."""
         if self._reset_error is not None:
             raise RuntimeError(
                 f"the last reset() failed ({self._reset_error}); call reset() before step()"
             )
+        if not begun:
+            raise RuntimeError("call reset() before step()")
 
     @property
     def page(self) -> EditorPage:

@@ -159,9 +159,7 @@ class PerceptionEnv(PageEnv):
         return self._obs(), info
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        self.check_reset()
-        if self._question is None:
-            raise RuntimeError("call reset() before step()")
+        self.check_reset(begun=self._question is not None)
         q = self._question
         about = {"id": q["id"], "kind": q["kind"], "subtype": q["subtype"]}
         if not isinstance(action, str) or len(action) > ANSWER_CHARS:

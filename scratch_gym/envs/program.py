@@ -166,9 +166,7 @@ class ProgramEnv(PageEnv):
         return self._obs(), info
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        self.check_reset()
-        if self.episode is None:
-            raise RuntimeError("call reset() before step()")
+        self.check_reset(begun=self.episode is not None)
         t0 = time.perf_counter()
         self._attempts_left -= 1
         info: dict[str, Any] = {

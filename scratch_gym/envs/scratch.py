@@ -331,9 +331,7 @@ class ScratchEnv(PageEnv):
         return obs, info
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        self.check_reset()
-        if self._page is None or not self._in_episode:
-            raise RuntimeError("call reset() before step()")
+        self.check_reset(begun=self._page is not None and self._in_episode)
         t0 = time.perf_counter()
         page = self._page
         self._steps += 1
