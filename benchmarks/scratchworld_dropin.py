@@ -26,7 +26,9 @@ runner exported through serve at the end of the run (:mod:`scratch_gym.serve.ver
 Perception benchmark: ``perception_items`` and ``perception_tags`` imported, and
 ``perception_score_equal``: scratch-gym's scores of a fixed answers file over every item equal
 their ``results_visual_perception_benchmark.py``'s
-(:func:`~scratch_gym.scratchworld.perception_scores.equality_check`).
+(:func:`~scratch_gym.scratchworld.perception_scores.equality_check`). The result folders of
+runs that failed by their verdict or whose verdicts disagree are kept in ``--keep-failed``
+(default ``runs/scratchworld-dropin/failed-runs``); the rest of the working folders are removed.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ from scratch_gym.serve.dropin import (  # noqa: E402
     task_category,
 )
 from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint  # noqa: E402
-from scratch_gym.serve.verdicts import Run, agreement, judge  # noqa: E402
+from scratch_gym.serve.verdicts import Run, agreement, judge, keep_failed  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from scratchworld_dropin_agents import agent_success, run_agents, verdict_runs  # noqa: E402
@@ -142,6 +144,12 @@ def main() -> int:
     parser.add_argument("--max-steps", type=int, default=150, help="their runner's --max_steps")
     parser.add_argument("--agents", default="awm,agent-s2", help="their agents run after scratch-agent")  # fmt: skip
     parser.add_argument("--drag-tasks", default=DRAG_TASKS, help="their Single-Step Drag tasks")
+    parser.add_argument(
+        "--keep-failed",
+        type=Path,
+        default=ROOT / "runs" / "scratchworld-dropin" / "failed-runs",
+        help="where the result folders of failed or disagreeing runs are kept",
+    )
     args = parser.parse_args()
     checkout = args.scratchworld.resolve()
     python = client_python(args.client_venv)
@@ -184,7 +192,10 @@ def main() -> int:
                         kept = keep / f"drag-{task}.sb3"
                         if result.get("exported_file") and sb3.is_file():
                             kept.write_bytes(sb3.read_bytes())
-                        verdicts.append(Run("drag", task, "drag", ok, kept if kept.is_file() else None))  # fmt: skip
+                        folder = keep / "runs" / f"drag-{task}"
+                        if (drag.result_dir / task).is_dir():
+                            shutil.copytree(drag.result_dir / task, folder, dirs_exist_ok=True)
+                        verdicts.append(Run("drag", task, "drag", ok, kept if kept.is_file() else None, folder=folder if folder.is_dir() else None))  # fmt: skip
             agents = [a for a in args.agents.split(",") if a]
             more, wall_agents, read, judged = run_agents(python, checkout, url, endpoint.base_url, tasks, agents, args.max_steps, args.parallel, keep)  # fmt: skip
             rows += more
@@ -196,6 +207,7 @@ def main() -> int:
         thread.join(60)
     try:
         judge(checkout, verdicts)
+        failed = keep_failed(verdicts, args.keep_failed)
         # their Visual Perception items: imported, answered by the fixed probe replies, scored
         # by scratch-gym and by their results script (run with their client's python)
         perception = equality_check(checkout, keep / "perception-answers", str(python))
@@ -208,6 +220,8 @@ def main() -> int:
         print(f"{task:28} {'drag':10} {'drag runner':14} {str(ok):8} {drag_args}")
     disagree = [f"{r.label} {r.task}: theirs {r.theirs}, ours {r.ours}" for r in verdicts if not r.agrees]  # fmt: skip
     print(f"verdicts: {sum(r.agrees for r in verdicts)}/{len(verdicts)} agree" + "".join(f"\n  {d}" for d in disagree))  # fmt: skip
+    if failed:
+        print(f"result folders of failed or disagreeing runs: {args.keep_failed}")
     print(f"their results.py: {'reads the folders' if all(summaries) else 'failed'}; runner wall " + ", ".join(f"{m} {w:.1f} s" for m, w in wall.items()))  # fmt: skip
     out = {
         "runs": len(rows),

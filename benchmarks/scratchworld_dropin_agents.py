@@ -5,6 +5,7 @@ AWM's workflows) carry over from task to task as in their runs."""
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -79,7 +80,12 @@ def verdict_runs(
                 kept = keep / f"{label.replace('/', '-')}-{task}.sb3"
                 kept.write_bytes(sb3.read_bytes())
                 sb3 = kept
-        out.append(Run("task", task, label, result.get("success") is True, sb3))
+        folder = run.result_dir / category / task
+        kept_folder = None
+        if keep is not None and folder.is_dir():
+            kept_folder = keep / "runs" / f"{label.replace('/', '-')}-{task}"
+            shutil.copytree(folder, kept_folder, dirs_exist_ok=True)
+        out.append(Run("task", task, label, result.get("success") is True, sb3, folder=kept_folder))
     return out
 
 

@@ -19,6 +19,7 @@ A run without an exported file has no verdict of scratch-gym's (``ours`` None).
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ class Run:
     theirs: bool
     sb3: Path | None  # the project their runner exported through serve
     ours: bool | None = None
+    folder: Path | None = None  # a copy of the run's result folder (logs, result.json)
 
     @property
     def agrees(self) -> bool:
@@ -63,6 +65,21 @@ def judge(checkout: Path, runs: list[Run]) -> list[Run]:
 def agreement(runs: list[Run]) -> float | None:
     """The share of runs whose two verdicts agree (a run without ours does not)."""
     return round(sum(r.agrees for r in runs) / len(runs), 3) if runs else None
+
+
+def keep_failed(runs: list[Run], dest: Path) -> list[Path]:
+    """Copy the result folder of every run that failed by their verdict or whose verdicts
+    disagree to ``dest/<label>-<task>`` (a slash in the label becomes a dash), so that an
+    intermittent failure can be read after the run; returns the folders written."""
+    out = []
+    for run in runs:
+        if (run.theirs and run.agrees) or run.folder is None or not run.folder.is_dir():
+            continue
+        target = dest / f"{run.label.replace('/', '-')}-{run.task}"
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(run.folder, target)
+        out.append(target)
+    return out
 
 
 def _task_verdict(page: Any, checkout: Path, run: Run) -> bool:
