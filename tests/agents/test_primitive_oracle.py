@@ -123,6 +123,36 @@ def test_a_c_block_put_inside_a_stack_keeps_the_blocks_below_it_under_it(primiti
     assert len(tops) == 1, tops  # one script: nothing was left apart
 
 
+def test_deleting_a_drop_that_ctrl_z_left_keeps_the_blocks_it_wrapped(primitive_env):
+    """Where Ctrl+Z leaves a failed drop in place, the oracle deletes the new block by dragging it
+    onto the palette, which deletes what it holds too. A C-block dropped mid-stack holds the
+    blocks below it: they are set aside first, back in the stack, and only the new block goes."""
+    from scratch_gym.agents.composite_plan import BlockTree
+    from scratch_gym.agents.primitive_oracle.editing import ScriptEditor
+
+    primitive_env.reset(options={"task": "fix-bounce"})
+    view = EditorView(primitive_env)
+    blocks = view.vm()["blocks"]
+    after = next(i for i, b in blocks.items() if b["opcode"] == "motion_gotoxy")
+    tail = blocks[after]["next"]
+    editor = ScriptEditor(view)
+    source = _play(primitive_env, editor._source(BlockTree("new", "control_repeat", ())))
+    target = _play(primitive_env, editor._target(after, None, None, source))
+    before = set(view.vm()["blocks"])
+    kept = {i for i in before if not blocks[i].get("shadow")}
+    grab, hold = source["grab"], source["previous"]
+    primitive_env.step(g.drag(grab, (grab[0] + target[0] - hold[0], grab[1] + target[1] - hold[1])))
+    blocks = view.vm()["blocks"]
+    (made,) = [i for i in blocks if i not in before and not blocks[i].get("shadow")]
+    assert blocks[made]["inputs"]["SUBSTACK"]["block"] == tail  # it wrapped the blocks below
+
+    _play(primitive_env, editor._remove_new(before))
+    blocks = view.vm()["blocks"]
+    assert made not in blocks
+    assert kept <= set(blocks), kept - set(blocks)
+    assert blocks[after]["next"] == tail
+
+
 def _play(env, plan):
     """Step every action of an oracle generator through the env; returns its return value."""
     try:

@@ -140,13 +140,49 @@ class ScriptEditor:
         if not set(self.view.vm()["blocks"]) - before:
             return
         yield g.hotkey("Control+z")
+        yield from self._remove_new(before)
+
+    def _remove_new(self, before: set[str]) -> Iterator[Action]:
+        """Delete the blocks that are not in ``before``. Blocks of ``before`` that such a block
+        holds (the stack below it, the blocks it wrapped in its mouth, a reporter in an input)
+        are set aside first: dragging a block to the palette deletes everything it holds."""
         for _ in range(3):
             blocks = self.view.vm()["blocks"]
             extra = [i for i in blocks if i not in before and not blocks[i].get("shadow")]
             if not extra:
                 return
             top = next((i for i in extra if blocks[i].get("parent") not in extra), extra[0])
+            yield from self._set_aside_held(top, before)
             yield from self._trash(top)
+
+    def _set_aside_held(self, block_id: str, before: set[str]) -> Iterator[Action]:
+        """Move the blocks of ``before`` that ``block_id`` holds out of it. A stack goes where
+        ``block_id`` hangs (it joins the stack above in its place, ``block_id`` under its end),
+        or onto free canvas when ``block_id`` hangs nowhere; a reporter onto free canvas."""
+        blocks = self.view.vm()["blocks"]
+        b = blocks[block_id]
+        held = [
+            inp["block"]
+            for inp in (b.get("inputs") or {}).values()
+            if inp.get("block") in before and not blocks[inp["block"]].get("shadow")
+        ]
+        if b.get("next") in before:
+            held.append(b["next"])
+        for held_id in held:
+            geo = self.view.block(block_id)
+            held_geo = self.view.block(held_id)
+            if geo is None or held_geo is None:
+                raise OracleError(f"block {held_id} in {block_id} is not on the workspace")
+            handle = "previous" if held_geo.get("previous") is not None else "output"
+            if handle == "previous" and b.get("parent") and geo.get("previous") is not None:
+                yield from self._move(held_id, tuple(geo["previous"]), handle)
+            else:
+                spot = g.free_spot(self.view.workspace())
+                if spot is None:
+                    raise OracleError("no free canvas to set blocks aside")
+                yield from self._move(held_id, spot, handle)
+            if self.view.vm()["blocks"][held_id].get("parent") == block_id:
+                raise OracleError(f"block {held_id} did not leave {block_id}")
 
     def _source(self, node: BlockTree) -> Iterator[Action]:
         """The palette block (or prototype argument) to drag a new ``node`` from."""
