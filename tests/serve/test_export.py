@@ -18,12 +18,12 @@ from scratch_gym.scratchworld.checkout import SCRIPTS_DIR, STATIC_DIR, TASKS_DIR
 from scratch_gym.scratchworld.export import MANIFEST, ExportProblems, export_tasks
 from scratch_gym.scratchworld.exported import ExportedSuite, read_marker, task_digest
 from scratch_gym.scratchworld.tasks import scratchworld_tasks
-from scratch_gym.serve.dropin import client_python
 from scratch_gym.serve.evaluation import suite_for
 from scratch_gym.serve.projects import project_path
 from scratch_gym.tasks import list_tasks, load_task, read_task
 from scratch_gym.tasks.scaffold import create_scaffold
-from tests.shared_data import REPO_ROOT, SCRATCHWORLD_DIR
+from tests.serve.test_their_runner import require_client_venv
+from tests.shared_data import SCRATCHWORLD_DIR, require_shared
 
 THEIR_FIELDS = {"name", "description", "type", "instruction", "initial_project", "evaluation"}
 
@@ -66,9 +66,8 @@ def test_every_task_is_written_in_their_schema(exported):
 
 
 def test_their_task_files_hold_no_field_ours_lack(exported):
-    theirs = sorted((SCRATCHWORLD_DIR / TASKS_DIR).glob("*/*.json"))
-    if not theirs:
-        pytest.skip("no ScratchWorld checkout in ../shared")
+    theirs = sorted(require_shared(SCRATCHWORLD_DIR / TASKS_DIR).glob("*/*.json"))
+    assert theirs, f"no task files in {SCRATCHWORLD_DIR / TASKS_DIR}"
     for path in theirs:
         data = json.loads(path.read_text(encoding="utf-8"))
         assert set(data) <= THEIR_FIELDS, path
@@ -90,10 +89,8 @@ def test_the_export_reads_back_as_a_checkout_scored_by_our_tests(exported):
 
 def test_their_runner_finds_every_exported_task(exported, tmp_path):
     """Their task_runner.py's own task-list and task-config readers, in their client venv."""
-    venv = Path(os.environ.get("SCRATCHWORLD_CLIENT_VENV", REPO_ROOT / ".scratchworld-client-venv"))
-    python = client_python(venv)
-    if python is None or not (SCRATCHWORLD_DIR / "task_runner.py").is_file():
-        pytest.skip("needs ScratchWorld's checkout and its client venv")
+    require_shared(SCRATCHWORLD_DIR / "task_runner.py")
+    python = require_client_venv()
     code = textwrap.dedent(
         f"""
         import json, sys
