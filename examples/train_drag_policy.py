@@ -2,8 +2,8 @@
 
     python examples/train_drag_policy.py --out runs/drag
 
-Time: 58 minutes on 2 idle cores at the defaults, measured on a fresh clone (pools 41, training
-17, evaluation 1).
+Time: about 58 minutes on 2 idle cores at the defaults, measured on a fresh clone (pools 41,
+training 17, evaluation 1).
 
 1. Pools: captures ``--train-tasks`` generated tasks (seed ``--seed``) and ``--heldout-tasks``
    held-out ones (seed ``--seed + 1``) from the real editor into OUT/pool-train and
