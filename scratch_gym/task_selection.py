@@ -12,8 +12,22 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol, TypeVar
 
 ALL = "all"
+
+
+class Selectable(Protocol):
+    """What a selection reads of a task: its id and its category."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def category(self) -> str: ...
+
+
+T = TypeVar("T", bound=Selectable)
 
 
 class TaskSelectionError(ValueError):
@@ -65,6 +79,31 @@ def select_ids(
     if not chosen:
         raise TaskSelectionError(f"the selection {spec!r} holds no task{allowed}")
     return sorted(chosen)
+
+
+def select_tasks(
+    spec: str | Sequence[str] | None,
+    tasks: Sequence[T],
+    *,
+    argument: str | None = None,
+    aliases: Sequence[str] = (),
+    words: Sequence[str] = (),
+    listing: str = "",
+) -> list[T]:
+    """The tasks of ``tasks`` that ``spec`` selects, sorted by id, their categories being each
+    task's ``category`` (:func:`select_ids`, whose keywords these are). With ``argument`` (an
+    env's ``tasks``), an error's message starts ``<argument>=<spec>: ``."""
+    by_id = {t.id: t for t in tasks}
+    categories: dict[str, list[str]] = {}
+    for task in tasks:
+        categories.setdefault(task.category, []).append(task.id)
+    try:
+        ids = select_ids(spec, by_id, categories, aliases=aliases, words=words, listing=listing)
+    except TaskSelectionError as exc:
+        if argument is None:
+            raise
+        raise TaskSelectionError(f"{argument}={spec!r}: {exc}", exc.entry) from None
+    return [by_id[i] for i in ids]
 
 
 def _allowed(

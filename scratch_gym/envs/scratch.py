@@ -29,7 +29,6 @@ from scratch_gym.program.projects import (
     empty_project,
     read_project_file,
 )
-from scratch_gym.task_selection import TaskSelectionError
 from scratch_gym.tasks import TaskEpisode
 from scratch_gym.tasks.projects import load_project as load_task_project
 from scratch_gym.tasks.registry import TaskRegistry, UnknownTaskError, registry_for
@@ -448,10 +447,7 @@ class ScratchEnv(PageEnv):
             )
         if tasks is None:
             return None
-        try:
-            return self.registry.select(tasks)
-        except TaskSelectionError as exc:
-            raise ValueError(f"tasks={tasks!r}: {exc}") from None
+        return self.registry.select(tasks, argument="tasks")
 
     @staticmethod
     def _check_project_argument(project: str | Path | dict | bytes | None) -> dict | bytes | None:

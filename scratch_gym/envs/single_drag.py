@@ -18,7 +18,7 @@ from scratch_gym.single_drag.feasible.geometric import geometric_regions
 from scratch_gym.single_drag.generation.generator import TaskGenerator
 from scratch_gym.single_drag.tasks.instructions import SETTINGS, instruction_for
 from scratch_gym.single_drag.tasks.task import DragTask, load_tasks
-from scratch_gym.task_selection import TaskSelectionError, select_ids
+from scratch_gym.task_selection import select_tasks
 
 GENERATED = "generated"  # tasks=: generate tasks without end instead of drawing stored ones
 
@@ -240,15 +240,6 @@ class SingleDragEnv(PageEnv):
 def select_drag_tasks(tasks: str | Sequence[str] | None) -> list[DragTask]:
     """The stored tasks ``tasks`` selects (sorted by id): the one task vocabulary, categories
     being the tasks' kinds; a ValueError (TaskSelectionError) names an unknown entry."""
-    stored = load_tasks()
-    kinds: dict[str, list[str]] = {}
-    for task in stored:
-        kinds.setdefault(task.category, []).append(task.id)
-    try:
-        ids = select_ids(
-            tasks, [t.id for t in stored], kinds, aliases=("stored",), words=(GENERATED,)
-        )
-    except TaskSelectionError as exc:
-        raise TaskSelectionError(f"tasks={tasks!r}: {exc}", exc.entry) from None
-    by_id = {t.id: t for t in stored}
-    return [by_id[i] for i in ids]
+    return select_tasks(
+        tasks, load_tasks(), argument="tasks", aliases=("stored",), words=(GENERATED,)
+    )

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from scratch_gym.task_selection import select_ids
+from scratch_gym.task_selection import select_tasks
 
 
 @runtime_checkable
@@ -107,11 +107,8 @@ def select_among(
     ``task_ids``, else the categories, else all. An id may leave out ``id_prefix`` (ScratchWorld's
     ``T1_001`` for ``scratchworld-T1_001``). A TaskSelectionError (ValueError) names an unknown
     entry, the closest id or category, and what is allowed."""
-    by_id = {t.id: t for t in tasks}
-    by_category: dict[str, list[str]] = {}
-    for task in tasks:
-        by_category.setdefault(task.category, []).append(task.id)
+    ids = {t.id for t in tasks}
     spec = list(task_ids) if task_ids else list(categories) if categories else None
     if spec is not None and id_prefix:
-        spec = [e if e in by_id or id_prefix + e not in by_id else id_prefix + e for e in spec]
-    return [by_id[i] for i in select_ids(spec, by_id, by_category)]
+        spec = [e if e in ids or id_prefix + e not in ids else id_prefix + e for e in spec]
+    return select_tasks(spec, tasks)

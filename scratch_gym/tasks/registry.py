@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from scratch_gym.paths import SINGLE_DRAG_DIR, tasks_dir
-from scratch_gym.task_selection import select_ids
+from scratch_gym.task_selection import select_tasks
 from scratch_gym.tasks.loader import read_task
 from scratch_gym.tasks.schema import TASK_FILE, Task, TaskError
 
@@ -37,6 +37,7 @@ class UnknownTaskError(KeyError):
 
 
 TASKS_ENV = "SCRATCH_GYM_TASKS"
+LISTING = "scratch-gym tasks list"  # the command that lists the task ids
 
 
 def env_task_dirs() -> list[Path]:
@@ -131,16 +132,14 @@ class TaskRegistry:
     def categories(self) -> list[str]:
         return sorted({t.category for t in self.list()})
 
-    def select(self, spec: str | Sequence[str] | None) -> list[str]:
+    def select(self, spec: str | Sequence[str] | None, argument: str | None = None) -> list[str]:
         """The sorted ids ``spec`` selects, in the one task vocabulary
-        (:func:`~scratch_gym.task_selection.select_ids`: ``"all"``, a category, a task id, or a
+        (:func:`~scratch_gym.task_selection.select_tasks`: ``"all"``, a category, a task id, or a
         list of task ids and categories); :class:`~scratch_gym.task_selection.TaskSelectionError`
-        (a ValueError) names an unknown entry with the closest category or id."""
-        tasks = self.list()
-        categories: dict[str, list[str]] = {}
-        for task in tasks:
-            categories.setdefault(task.category, []).append(task.id)
-        return select_ids(spec, [t.id for t in tasks], categories, listing="scratch-gym tasks list")
+        (a ValueError) names an unknown entry with the closest category or id, after
+        ``<argument>=<spec>: `` where ``argument`` is given."""
+        chosen = select_tasks(spec, self.list(), argument=argument, listing=LISTING)
+        return [t.id for t in chosen]
 
     def sample(self, seed: int | random.Random | None = None, category: str | None = None) -> Task:
         """One task drawn uniformly (from ``category`` if given), reproducible with ``seed``."""
