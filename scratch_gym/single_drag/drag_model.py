@@ -157,7 +157,7 @@ def _own_height(
     if prev is None:
         return 0.0
     own_next = next((c for c in conns if _own_next(c)), None)
-    mouths = [c for c in conns if c["type"] == "next" and c["input"] is not None]
+    mouths = [c for c in conns if _mouth(c)]
     if own_next is None:
         return mouths[0]["y"] - prev["y"] if mouths else 0.0
     height = own_next["y"] - prev["y"]
@@ -172,6 +172,11 @@ def _own_height(
 
 def _own_next(c: dict[str, Any]) -> bool:
     return c["type"] == "next" and c["input"] is None
+
+
+def _mouth(c: dict[str, Any]) -> bool:
+    """A statement input's connection (a C-block's mouth), as against the block's own next."""
+    return c["type"] == "next" and c["input"] is not None
 
 
 def _local_kind(conn: dict[str, Any], dragged: set[str]) -> str | None:
@@ -224,10 +229,7 @@ def _accepts(
 
 def _empty_mouth(block: dict[str, Any]) -> bool:
     """Whether ``block`` has a statement input (SUBSTACK) with nothing in it."""
-    return any(
-        c["type"] == "next" and c["input"] is not None and c["target"] is None
-        for c in block["connections"]
-    )
+    return any(_mouth(c) and c["target"] is None for c in block["connections"])
 
 
 def compatible(a: Any, b: Any) -> bool:

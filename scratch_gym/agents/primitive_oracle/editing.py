@@ -312,22 +312,12 @@ class ScriptEditor:
 
     def delete_block(self, block_id: str) -> Iterator[Action]:
         """Delete one block; the blocks under it stay (moved up into its place first)."""
-        blocks = self.view.vm()["blocks"]
-        b = blocks.get(block_id)
+        b = self.view.vm()["blocks"].get(block_id)
         if b is None:
             return
-        nxt = b.get("next")
         geo = self.view.block(block_id)
-        if nxt and geo is not None and geo.get("previous") is not None:
-            if b.get("parent"):
-                yield from self._move(nxt, tuple(geo["previous"]), "previous")
-            else:
-                spot = g.free_spot(self.view.workspace())
-                if spot is None:
-                    raise OracleError("no free canvas to set blocks aside")
-                yield from self._move(nxt, spot, "previous")
-            if self.view.vm()["blocks"][block_id].get("next"):
-                raise OracleError(f"the blocks under {block_id} did not move")
+        if b.get("next") and geo is not None and geo.get("previous") is not None:
+            yield from self._set_aside_held(block_id, {b["next"]})
         yield from self._trash(block_id)
 
     # -- values -----------------------------------------------------------------------------------
