@@ -2,7 +2,8 @@
 
 A selection is ``None`` or ``"all"`` (every task), a category, a task id, or a list mixing task
 ids and categories; :func:`select_ids` turns it into sorted task ids, given the ids and the ids
-of each category. Every env that takes ``tasks=`` and every suite's ``select`` read it here, so
+of each category; :func:`select_from` does it for task objects (their ``id`` and
+``category``). Every env that takes ``tasks=`` and every suite's ``select`` read it here, so
 the same words mean the same thing everywhere (docs/tasks-and-rewards.md, "Selecting tasks"). An
 env may add aliases of ``"all"`` (single-drag's ``"stored"``) and words it handles itself
 (single-drag's ``"generated"``), which are named in the errors but not selected here.
@@ -81,7 +82,7 @@ def select_ids(
     return sorted(chosen)
 
 
-def select_tasks(
+def select_from(
     spec: str | Sequence[str] | None,
     tasks: Sequence[T],
     *,

@@ -30,7 +30,7 @@ from scratch_gym.nl2scratch.protocols import PROTOCOLS, get_protocol
 from scratch_gym.program import ScratchblocksError, parse_scripts
 from scratch_gym.program.projects import project_json, with_project_json
 from scratch_gym.spaces import UnicodeText
-from scratch_gym.task_selection import select_tasks
+from scratch_gym.task_selection import select_from
 from scratch_gym.tasks import Task, list_tasks, load_task
 from scratch_gym.tasks.registry import LISTING
 
@@ -306,4 +306,4 @@ def writable_task_ids(tasks: str | Sequence[str] | None) -> list[str]:
     """The ids of the shipped tasks with a golden solution that ``tasks`` selects (the one task
     vocabulary, over those tasks and their categories); a TaskSelectionError otherwise."""
     writable = [t for t in list_tasks() if t.golden is not None]
-    return [t.id for t in select_tasks(tasks, writable, argument="tasks", listing=LISTING)]
+    return [t.id for t in select_from(tasks, writable, argument="tasks", listing=LISTING)]

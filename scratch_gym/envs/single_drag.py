@@ -18,7 +18,7 @@ from scratch_gym.single_drag.feasible.geometric import geometric_regions
 from scratch_gym.single_drag.generation.generator import TaskGenerator
 from scratch_gym.single_drag.tasks.instructions import SETTINGS, instruction_for
 from scratch_gym.single_drag.tasks.task import DragTask, load_tasks
-from scratch_gym.task_selection import select_tasks
+from scratch_gym.task_selection import select_from
 
 GENERATED = "generated"  # tasks=: generate tasks without end instead of drawing stored ones
 
@@ -240,6 +240,6 @@ class SingleDragEnv(PageEnv):
 def select_drag_tasks(tasks: str | Sequence[str] | None) -> list[DragTask]:
     """The stored tasks ``tasks`` selects (sorted by id): the one task vocabulary, categories
     being the tasks' kinds; a ValueError (TaskSelectionError) names an unknown entry."""
-    return select_tasks(
+    return select_from(
         tasks, load_tasks(), argument="tasks", aliases=("stored",), words=(GENERATED,)
     )

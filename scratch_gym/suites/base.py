@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from scratch_gym.task_selection import select_tasks
+from scratch_gym.task_selection import select_from
 
 
 @runtime_checkable
@@ -111,4 +111,4 @@ def select_among(
     spec = list(task_ids) if task_ids else list(categories) if categories else None
     if spec is not None and id_prefix:
         spec = [e if e in ids or id_prefix + e not in ids else id_prefix + e for e in spec]
-    return select_tasks(spec, tasks)
+    return select_from(spec, tasks)

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from scratch_gym.paths import SINGLE_DRAG_DIR, tasks_dir
-from scratch_gym.task_selection import select_tasks
+from scratch_gym.task_selection import select_from
 from scratch_gym.tasks.loader import read_task
 from scratch_gym.tasks.schema import TASK_FILE, Task, TaskError
 
@@ -134,11 +134,11 @@ class TaskRegistry:
 
     def select(self, spec: str | Sequence[str] | None, argument: str | None = None) -> list[str]:
         """The sorted ids ``spec`` selects, in the one task vocabulary
-        (:func:`~scratch_gym.task_selection.select_tasks`: ``"all"``, a category, a task id, or a
+        (:func:`~scratch_gym.task_selection.select_from`: ``"all"``, a category, a task id, or a
         list of task ids and categories); :class:`~scratch_gym.task_selection.TaskSelectionError`
         (a ValueError) names an unknown entry with the closest category or id, after
         ``<argument>=<spec>: `` where ``argument`` is given."""
-        chosen = select_tasks(spec, self.list(), argument=argument, listing=LISTING)
+        chosen = select_from(spec, self.list(), argument=argument, listing=LISTING)
         return [t.id for t in chosen]
 
     def sample(self, seed: int | random.Random | None = None, category: str | None = None) -> Task:
