@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scratch_gym.cli.output import UsageError
+
+if TYPE_CHECKING:
+    from scratch_gym.serve.config import ServeConfig
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -15,7 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "An HTTP service that speaks ScratchWorld's scratch-bench-api: their unmodified "
             "task_runner.py and agents run against scratch-gym's editor. Binds 127.0.0.1 unless "
-            "--host is given, which then requires --token."
+            "--host is given, which then requires --token. With --ocr-port it also serves "
+            "ScratchWorld's OCR server (POST /ocr/detect, GET /health) there, with scratch-gym's "
+            "PaddleOCR, on the same host and under the same token."
         ),
     )
     p.add_argument(
@@ -71,6 +78,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--session-ttl", type=float, default=900.0, metavar="S",
                    help="close a session idle this many seconds (default 900, theirs)")  # fmt: skip
+    p.add_argument(
+        "--ocr-port",
+        type=int,
+        default=None,
+        metavar="P",
+        help="also serve ScratchWorld's OCR server on port P (9090 is their agents' default), "
+        "answered by scratch-gym's PaddleOCR (needs the ocr extra); off by default",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
             parallel=args.parallel,
             max_sessions=args.max_sessions,
             session_ttl_s=args.session_ttl,
+            ocr_port=args.ocr_port,
         )
     except ConfigError as exc:
         raise UsageError(f"serve: {exc}") from None
@@ -99,6 +115,52 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"serve: {exc.name} is not installed (pip install 'scratch-gym[serve]')"
         ) from None
+    if config.ocr_port is not None:
+        return _run_with_ocr(config, create_app(config))
     print(f"scratch-gym serve: http://{config.host}:{config.port} ({config.root})", flush=True)
     uvicorn.run(create_app(config), host=config.host, port=config.port, log_level="warning")
+    return 0
+
+
+def _run_with_ocr(config: ServeConfig, app: object) -> int:
+    """The main service and the OCR server in one process, each on its port; they stop together."""
+    import asyncio
+    import importlib.util
+
+    from scratch_gym.ocr import OcrUnavailable, missing_packages
+    from scratch_gym.serve import launch
+
+    if importlib.util.find_spec("python_multipart") is None:
+        raise UsageError(
+            "serve: --ocr-port needs python-multipart (pip install 'scratch-gym[serve]')"
+        )
+    missing = missing_packages("paddleocr")
+    if missing:
+        raise UsageError(
+            f"serve: --ocr-port needs {', '.join(missing)} (pip install 'scratch-gym[ocr]')"
+        )
+    from scratch_gym.serve.ocr_app import create_ocr_app
+
+    try:
+        ocr_app = create_ocr_app(config.token, port=config.ocr_port)
+    except OcrUnavailable as exc:
+        raise UsageError(f"serve: --ocr-port: {exc}") from None
+    sockets = []
+    for port in (config.port, config.ocr_port):
+        try:
+            sockets.append(launch.listen(config.host, port))
+        except OSError as exc:
+            for sock in sockets:
+                sock.close()
+            raise UsageError(
+                f"serve: cannot listen on {config.host}:{port}: {exc.strerror or exc}"
+            ) from None
+    servers = [(launch.server(a, s), s) for a, s in zip((app, ocr_app), sockets, strict=True)]
+    base = f"http://{config.host}"
+    print(f"scratch-gym serve: {base}:{config.port} ({config.root}); OCR: {base}:{config.ocr_port}",
+          flush=True)  # fmt: skip
+    started = asyncio.run(launch.serve_together(servers))
+    if not started:
+        print("error: serve: a server failed to start (see its log above)", file=sys.stderr)
+        return 1
     return 0

@@ -22,7 +22,8 @@ class ServeConfig:
     """What ``serve`` runs with. ``parallel``: worker threads, each owning one browser;
     ``max_sessions``: open sessions at most (429 beyond); ``session_ttl_s``: an idle session is
     closed after this long; ``max_body_bytes``: the request body cap; ``oracle_channel``: serve
-    the oracle's read-only privileged view of sessions (:mod:`.oracle_channel`, test tools only)."""
+    the oracle's read-only privileged view of sessions (:mod:`.oracle_channel`, test tools only);
+    ``ocr_port``: also serve ScratchWorld's OCR server there, on ``host`` (:mod:`.ocr_app`)."""
 
     scratchworld: Path
     host: str = "127.0.0.1"
@@ -35,6 +36,7 @@ class ServeConfig:
     max_sessions: int = 8
     session_ttl_s: float = 900.0
     max_body_bytes: int = MAX_BODY_BYTES
+    ocr_port: int | None = None
 
     def __post_init__(self) -> None:
         if self.host not in LOOPBACK and not self.token:
@@ -50,6 +52,13 @@ class ServeConfig:
             raise ConfigError(f"--max-sessions {self.max_sessions} (allowed: 1 or more)")
         if self.token is not None and len(self.token) < 8:
             raise ConfigError("--token must be at least 8 characters")
+        if self.ocr_port is not None:
+            if not 0 < self.ocr_port < 65536:
+                raise ConfigError(f"--ocr-port {self.ocr_port} (allowed: 1 to 65535)")
+            if self.ocr_port == self.port:
+                raise ConfigError(
+                    f"--ocr-port {self.ocr_port} is the service's --port: give another port"
+                )
         ScratchWorldCheckout(self.scratchworld)  # raises when it is not a checkout
 
     @property
