@@ -5,5 +5,6 @@ unchanged against scratch-gym's editor: sessions, screenshots, element lists, mo
 actions, projects and evaluation answer with the same fields, shapes and status codes as the
 original service. Layout: :mod:`.config` (options), :mod:`.worker` (one thread per browser),
 :mod:`.sessions` (the session table), :mod:`.handlers` (what each route does on a page),
-:mod:`.app` (the FastAPI routes and the security rules). See docs/serve.md.
+:mod:`.app` (the FastAPI routes and the security rules), :mod:`.ocr_app` (their OCR server's
+routes, ``--ocr-port``) and :mod:`.launch` (both servers in one process). See docs/serve.md.
 """
