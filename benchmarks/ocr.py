@@ -1,6 +1,6 @@
 """OCR on editor screenshots: recall of the DOM's visible texts, and latency per drag step.
 
-    python benchmarks/ocr.py [--screens 6] [--steps 12] [--engine paddleocr] [--seed 0]
+    python benchmarks/ocr.py [--screens 6] [--steps 12] [--engine paddleocr] [--seed 0] [--threads 1]
 
 Accuracy: on ``--screens`` perception scenes (random scripts, varied palette categories) the share
 of visible DOM text atoms (Blockly field texts, HTML text runs, input values; those with a letter or
@@ -91,13 +91,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-score", type=float, default=0.5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--det-scale", type=float, default=1.0, help="paddleocr: detection upscale")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="paddleocr: onnxruntime threads per model (0: one per core)")  # fmt: skip
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    opts = {"det_scale": args.det_scale} if args.engine == "paddleocr" else {}
+    opts = (
+        {"det_scale": args.det_scale, "threads": args.threads} if args.engine == "paddleocr" else {}
+    )
     engine = make_engine(args.engine, args.min_score, **opts)
     # The full pass of the latency comparison: a second engine that caches nothing.
     plain = (
-        PaddleOcrEngine(args.min_score, cache_size=0, det_scale=args.det_scale)
+        PaddleOcrEngine(
+            args.min_score, cache_size=0, det_scale=args.det_scale, threads=args.threads
+        )
         if args.engine == "paddleocr"
         else make_engine(args.engine, args.min_score)
     )
@@ -147,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "engine": args.engine,
         "det_scale": args.det_scale,
+        "threads": args.threads,
         "screens": args.screens,
         "steps": args.steps,
         "ocr_recall": full_found / max(full_total, 1),
