@@ -112,8 +112,11 @@ class BlockSpec:
 
     @cached_property
     def bare_label(self) -> str:
-        """The block's words without its slots: ``move steps``, ``if then``, ``x position``."""
+        """The block's words without its slots: ``move steps``, ``if then``, ``x position``; a
+        block with two mouths shows the word between them too (``if then else``: its
+        scratchblocks text ``if <> then`` leaves the ``else`` line out)."""
         words = [p.replace("@greenFlag", "green flag") for p in self.pattern.parts if p]
+        words += ["else"] * (len(self.statements) > 1)
         return " ".join(words).replace(" ?", "?")
 
     @cached_property

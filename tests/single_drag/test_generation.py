@@ -131,6 +131,31 @@ def test_instructions_name_blocks_in_many_ways(drawn):
     assert any(t.split("'")[1:2] and " the second '" in t for t in texts)  # ordinals
 
 
+def test_an_if_else_block_is_named_with_its_else(drawn):
+    """Scratch shows 'if <> then ... else' on the if-else block; scratchblocks text leaves the
+    else on a line of its own. A label without it would name the if block too, so a task that
+    asks for 'if then' from the palette, where both stand, would have two answers."""
+    import random
+
+    from scratch_gym.single_drag.generation.grammar import Labeller, bare_label, palette_label
+    from scratch_gym.single_drag.tasks.kinds import edited_blocks
+
+    assert bare_label("control_if") == "if then" and bare_label("control_if_else") == "if then else"
+    rng = random.Random(0)
+    names = {palette_label("control_if_else", rng, "if <> then") for _ in range(60)}
+    assert all("else" in n for n in names), names
+    seen = 0
+    for task in drawn[:200]:
+        blocks = edited_blocks(task, task.build_project())
+        labeller = Labeller(random.Random(1), blocks)
+        for bid, b in blocks.items():
+            if isinstance(b, dict) and b.get("opcode") == "control_if_else":
+                for style in ("values", "plain", "bare"):
+                    assert labeller.label(bid, style).endswith("else"), labeller.label(bid, style)
+                seen += 1
+    assert seen > 0
+
+
 def test_rewording_keeps_the_task_and_varies_the_sentence(drawn):
     """``reinstruct`` (training data: more sentences per captured scene) words the same task
     anew: seeded, varied, and still of the task's relation kind (the grammar's relation words

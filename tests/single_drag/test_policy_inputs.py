@@ -13,8 +13,9 @@ from scratch_gym.single_drag.rl_spaces import encode_elements, kept_elements
 def test_opcode_ids_read_as_the_blocks_words():
     assert (
         tokens.decode(tokens.encode("the 'control_if_else' block", 8))
-        == "the <q> if then <q> block"
+        == "the <q> if then else <q> block"
     )
+    assert tokens.decode(tokens.encode("the 'control_if' block", 8)) == "the <q> if then <q> block"
     assert tokens.decode(tokens.encode("'motion_movesteps'", 4)) == "<q> move steps <q>"
     assert "pen" in tokens.decode(tokens.encode("pen_setPenColorParamTo", 8))  # camel case too
 

@@ -40,6 +40,14 @@ def bare_label(opcode: str) -> str:
     return opcode if spec is None else spec.bare_label
 
 
+def with_else(opcode: str, text: str) -> str:
+    """A block's one-line text with the word its second mouth shows: ``if <...> then else``
+    (scratchblocks writes the ``else`` on a line of its own, so the header text leaves it out,
+    and 'if then' would name both the if and the if-else block)."""
+    spec = catalogue.get(opcode)
+    return f"{text} else" if spec is not None and len(spec.statements) > 1 else text
+
+
 def plain(text: str) -> str:
     """A rendered block without brackets: ``move 25 steps``."""
     text = re.sub(r" v([\])])", r"\1", text)
@@ -63,7 +71,7 @@ class Labeller:
             if opcode in ("data_variable", "data_listcontents"):
                 return plain(render_block(self.blocks, block_id))
             return symbol_label(opcode, self.rng) if style == "symbol" else bare_label(opcode)
-        text = render_block(self.blocks, block_id)
+        text = with_else(opcode, render_block(self.blocks, block_id))
         if _wrapped_value(text):
             text = text[1:-1]
         text = text.replace("@greenFlag", "green flag")
@@ -153,6 +161,7 @@ def palette_label(opcode: str, rng: random.Random, default_text: str) -> str:
         return symbol_label(opcode, rng)
     if style == "text":
         text = default_text[1:-1] if _wrapped_value(default_text) else default_text
+        text = with_else(opcode, text)
         text = text.replace("@greenFlag", "green flag")
         return text if rng.random() < 0.6 else plain(text)
     return bare_label(opcode)
