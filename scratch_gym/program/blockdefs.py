@@ -110,14 +110,18 @@ class BlockSpec:
     def pattern(self) -> Pattern:
         return parse_pattern(self.scratchblocks)
 
+    def with_else(self, header: str) -> str:
+        """``header`` (the block's one-line text) with the word a block with two mouths shows
+        between them: ``if <> then else`` (scratchblocks writes the ``else`` on a line of its
+        own, so a header without it would name the plain ``if`` block too)."""
+        return f"{header} else" if len(self.statements) > 1 else header
+
     @cached_property
     def bare_label(self) -> str:
-        """The block's words without its slots: ``move steps``, ``if then``, ``x position``; a
-        block with two mouths shows the word between them too (``if then else``: its
-        scratchblocks text ``if <> then`` leaves the ``else`` line out)."""
+        """The block's words without its slots: ``move steps``, ``if then``, ``x position``,
+        ``if then else`` (``with_else``)."""
         words = [p.replace("@greenFlag", "green flag") for p in self.pattern.parts if p]
-        words += ["else"] * (len(self.statements) > 1)
-        return " ".join(words).replace(" ?", "?")
+        return self.with_else(" ".join(words).replace(" ?", "?"))
 
     @cached_property
     def dialect_pattern(self) -> Pattern:

@@ -41,11 +41,9 @@ def bare_label(opcode: str) -> str:
 
 
 def with_else(opcode: str, text: str) -> str:
-    """A block's one-line text with the word its second mouth shows: ``if <...> then else``
-    (scratchblocks writes the ``else`` on a line of its own, so the header text leaves it out,
-    and 'if then' would name both the if and the if-else block)."""
+    """A block's one-line text with the ``else`` an if-else shows (``BlockSpec.with_else``)."""
     spec = catalogue.get(opcode)
-    return f"{text} else" if spec is not None and len(spec.statements) > 1 else text
+    return text if spec is None else spec.with_else(text)
 
 
 def plain(text: str) -> str:
