@@ -66,7 +66,7 @@ def recall(atoms: list[dict[str, Any]], boxes: list[TextBox]) -> tuple[int, int]
 
 def drag_random_script(page: EditorPage, rng: random.Random) -> None:
     info = page.call("elements.blockInfo")
-    listed = {e["block_id"]: e for e in page.call("elements.list") if e["type"] == "block"}
+    listed = {e["block_id"]: e for e in page.bridge.elements_list() if e["type"] == "block"}
     tops = [b["id"] for b in info if b["parent"] is None and b["id"] in listed]
     el = listed[rng.choice(sorted(tops))]
     x1, y1 = rng.uniform(CANVAS[0], CANVAS[2]), rng.uniform(CANVAS[1], CANVAS[3])

@@ -379,15 +379,22 @@ class EditorPage:
     def summary(self) -> dict:
         return self.call("project.summary")
 
-    def settle(self, timeout_ms: int = 3000, stable_frames: int = 2, stop_vm: bool = False) -> dict:
+    def settle(
+        self,
+        timeout_ms: int = 3000,
+        stable_frames: int = 2,
+        stop_vm: bool = False,
+        from_call: bool = False,
+    ) -> dict:
         """Wait until the editor is still (see ``editor.settle`` in bridge/workspace.js).
 
         With ``stop_vm`` the VM's frame loop is stopped afterwards when no script is running.
+        With ``from_call`` the stable frames count from the call itself (one frame sooner): for
+        an environment step, whose input events the page has already handled. Feasible-region
+        probes keep the full count (their undo-and-redrag loop measured different regions).
         """
-        return self.call(
-            "editor.settle",
-            {"timeout_ms": timeout_ms, "stable_frames": stable_frames, "stop_vm": stop_vm},
-        )
+        args = {"timeout_ms": timeout_ms, "stable_frames": stable_frames, "stop_vm": stop_vm}
+        return self.call("editor.settle", args | {"from_call": from_call})
 
     def start_vm(self) -> None:
         """Run the VM's frame loop (scripts the agent starts need it)."""
@@ -417,7 +424,8 @@ class EditorPage:
         w, h = size or VIEWPORT
         scale = w / VIEWPORT[0]
         with Image.open(io.BytesIO(self.screenshot_png(scale))) as img:
-            img = img.convert("RGB")
+            if img.mode != "RGB":  # Chromium's PNGs are RGB: no conversion (a copy) needed
+                img = img.convert("RGB")
             if img.size != (w, h):
                 img = img.resize((w, h), Image.Resampling.BILINEAR)
             return np.asarray(img)

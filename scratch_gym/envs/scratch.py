@@ -518,10 +518,10 @@ class ScratchEnv(PageEnv):
             info = self.actions.execute(page, parsed)
         except ActionError:
             # refused in the editor: nothing changed, but the VM's frame loop must stop again
-            page.settle(self.settle_timeout_ms, stable_frames=self._settle_frames, stop_vm=True)
+            page.settle(self.settle_timeout_ms, self._settle_frames, stop_vm=True, from_call=True)
             raise
         settle = page.settle(
-            self.settle_timeout_ms, stable_frames=self._settle_frames, stop_vm=True
+            self.settle_timeout_ms, self._settle_frames, stop_vm=True, from_call=True
         )
         info["settled"] = settle["settled"]
         info["settle_ms"] = settle["ms"]

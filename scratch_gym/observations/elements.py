@@ -229,8 +229,15 @@ class ElementReader:
         self.fusion = fusion
         self.ocr_ms: float | None = None
 
-    def read(self, page: EditorPage, screenshot: np.ndarray | None = None) -> list[Element]:
-        dom = dom_elements(page)
+    def read(
+        self,
+        page: EditorPage,
+        screenshot: np.ndarray | None = None,
+        dom: list[dict[str, Any]] | None = None,
+    ) -> list[Element]:
+        """The fused element list; ``dom`` is the page's DOM list if already read."""
+        if dom is None:
+            dom = dom_elements(page)
         if self.ocr is None:
             return fuse(dom)
         if screenshot is None:
@@ -265,8 +272,11 @@ class ScreenElementsObservation(ScreenObservation):
         self.last_elements: list[Element] = []
 
     def observe(self, page: EditorPage, text: EpisodeText) -> dict[str, Any]:
+        # The DOM list first: it is read while a screenshot would wait for the next frame, and the
+        # settled page shows the same either way.
+        dom = dom_elements(page)
         obs = super().observe(page, text)
-        self.last_elements = self.reader.read(page, obs["screenshot"])
+        self.last_elements = self.reader.read(page, obs["screenshot"], dom=dom)
         obs["elements"] = element_rows(self.last_elements)
         return obs
 

@@ -72,7 +72,7 @@ def rendered(editor_page):
     for index in SCENES:
         scene = make_scene(0, index)
         _png, state = render(editor_page, scene)
-        elements = editor_page.call("elements.list")
+        elements = editor_page.bridge.elements_list()
         questions = make_questions(state, index, random.Random(index), per_kind=50)
         out.append((state, elements, questions))
     return out

@@ -328,7 +328,9 @@
     return out.map(round);
   }
 
-  SG.register('elements.list', () => listElements());
+  // As JSON text (parsed by the Python side, like project.json): Playwright's value serialization
+  // of the list's objects costs about 6 ms more a call (measured: 14 ms against 8 ms).
+  SG.register('elements.list', () => JSON.stringify(listElements()));
   SG.register('elements.blockInfo', () => blockInfo());
   SG.register('elements.texts', () => textAtoms());
 }());

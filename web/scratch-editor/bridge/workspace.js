@@ -195,15 +195,22 @@
     return Boolean((ws.isDragging && ws.isDragging()) || SG.state.store.getState().scratchGui.blockDrag);
   }
 
-  async function settle (timeoutMs, stable) {
+  // The editor's state now, or null while it cannot be still (not ready, dragging, decoding).
+  function stillFingerprint () {
+    return !SG.editorReady() || isDragging() || imagesPending() ? null : fingerprint();
+  }
+
+  // With `fromCall` the first fingerprint is taken at once, before any frame, so that `stable`
+  // frames suffice (not `stable` + 1); a change in any of them starts the count again.
+  async function settle (timeoutMs, stable, fromCall = false) {
     const start = performance.now();
-    let last = null;
+    let last = fromCall ? stillFingerprint() : null;
     let same = 0;
     let frames = 0;
     for (;;) {
       await SG.frames(1);
       frames++;
-      const fp = !SG.editorReady() || isDragging() || imagesPending() ? null : fingerprint();
+      const fp = stillFingerprint();
       if (fp !== null && fp === last && workspaceAgreesWithVm()) same++;
       else same = 0;
       last = fp;
@@ -227,15 +234,16 @@
   }
 
   // Resolves when no drag is in progress, no image is decoding, the workspace agrees with the VM,
-  // and nothing changed over `stable_frames` consecutive animation frames; or after timeout_ms
-  // (settled = false). `stable_frames` 0 does not wait for frames at all (see quiesce). With
-  // stop_vm, the VM's frame loop is then stopped if no script runs (after one last VM step that
-  // draws the stage and updates the GUI, if either is pending), and the editor settles again.
+  // and nothing changed over `stable_frames` consecutive animation frames (with from_call, counted
+  // from the call itself: one frame less); or after timeout_ms (settled = false). `stable_frames` 0
+  // does not wait for frames at all (see quiesce). With stop_vm, the VM's frame loop is then
+  // stopped if no script runs (after one last VM step that draws the stage and updates the GUI,
+  // if either is pending), and the editor settles again.
   SG.register('editor.settle', async ({timeout_ms: timeoutMs = 3000, stable_frames: stable = 2,
-    stop_vm: stopVm = false}) => {
+    stop_vm: stopVm = false, from_call: fromCall = false}) => {
     if (stable > 0) SG.toolbox.flush(); // a painted frame shows the flyout
     const wait = stable > 0 ? settle : quiesce;
-    const first = await wait(timeoutMs, stable);
+    const first = await wait(timeoutMs, stable, fromCall);
     const rt = SG.vm.runtime;
     if (!stopVm || rt.threads.length > 0) {
       return {...first, vm_running: rt._steppingInterval !== null};
@@ -247,7 +255,7 @@
     // One last frame (also when the loop was not running: edits can leave a GUI update pending).
     rt._step();
     SG.vm.quit();
-    const second = await wait(timeoutMs, stable);
+    const second = await wait(timeoutMs, stable, fromCall);
     return {settled: first.settled && second.settled, frames: first.frames + second.frames,
       ms: first.ms + second.ms, vm_running: false};
   });
