@@ -4,7 +4,9 @@ Episodes are 20 random drags (resets included), in ``SyncVectorEnv`` and ``Async
 (shared memory). Also: single-drag episodes per second, memory per environment, the cost of each
 observation kind (pixels, elements with and without OCR, pseudocode), and the speed-up
 against a fixed-wait baseline that sleeps 2 s after every action like the reference ScratchWorld
-server (measured in the same run). Prints a table; the last line is one JSON object.
+server (measured in the same run), and the CPU each kind of process used while stepping (this
+process, the async env workers, the Playwright drivers, Chromium's processes). Prints tables; the
+last line is one JSON object.
 
     python benchmarks/throughput.py [--steps 60] [--envs 1 2 4] [--baseline-steps 4]
 """
@@ -12,7 +14,9 @@ server (measured in the same run). Prints a table; the last line is one JSON obj
 from __future__ import annotations
 
 import argparse
+import os
 import time
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -44,6 +48,55 @@ def make(fixed_wait: bool = False):
     return thunk
 
 
+ROLES = ("main", "env workers", "playwright drivers", "chromium")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _role(pid: int, comm: str) -> str:
+    if pid == os.getpid():
+        return "main"
+    if comm.startswith("python"):
+        return "env workers"
+    return "playwright drivers" if comm.startswith("node") else "chromium"
+
+
+def process_cpu_s() -> dict[int, tuple[str, float]]:
+    """CPU seconds (user + system) of this process and each of its descendants, by pid, with the
+    process's role (``ROLES``), read from /proc."""
+    stats: dict[int, tuple[int, str, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            raw = (entry / "stat").read_text()
+        except OSError:
+            continue
+        comm = raw[raw.index("(") + 1 : raw.rindex(")")]
+        fields = raw[raw.rindex(")") + 2 :].split()
+        ppid, utime, stime = int(fields[1]), int(fields[11]), int(fields[12])
+        stats[int(entry.name)] = (ppid, comm, (utime + stime) / CLOCK_TICKS)
+    mine, frontier = {os.getpid()}, [os.getpid()]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, (ppid, _, _) in stats.items() if ppid == parent]
+        mine.update(children)
+        frontier.extend(children)
+    return {pid: (_role(pid, stats[pid][1]), stats[pid][2]) for pid in mine if pid in stats}
+
+
+def cpu_by_role(before: dict, after: dict, seconds: float) -> dict[str, dict[str, float]]:
+    """Per role: processes alive at the end, and CPU use in % of one core (all of the role's
+    processes together and per process) between two ``process_cpu_s`` samples."""
+    out = {}
+    for role in ROLES:
+        pids = [pid for pid, (r, _) in after.items() if r == role]
+        used = sum(after[pid][1] - before.get(pid, (role, 0.0))[1] for pid in pids)
+        total = 100 * used / seconds
+        out[role] = {"processes": len(pids), "cpu_pct": total,
+                     "cpu_pct_per_process": total / len(pids) if pids else 0.0}  # fmt: skip
+    return out
+
+
 def run_vector(kind: str, n_envs: int, steps: int, fixed_wait: bool = False) -> dict:
     cls = gym.vector.AsyncVectorEnv if kind == "async" else gym.vector.SyncVectorEnv
     kwargs = {"shared_memory": True} if kind == "async" else {}
@@ -52,11 +105,13 @@ def run_vector(kind: str, n_envs: int, steps: int, fixed_wait: bool = False) -> 
         vec.reset(seed=0)
         vec.action_space.seed(0)
         resets = 0
+        cpu_before = process_cpu_s()
         t0 = time.perf_counter()
         for _ in range(steps):
             _, _, terminated, truncated, _ = vec.step(vec.action_space.sample())
             resets += int(np.sum(terminated | truncated))
         elapsed = time.perf_counter() - t0
+        cpu = cpu_by_role(cpu_before, process_cpu_s(), elapsed)
     finally:
         vec.close()
     total_steps = steps * n_envs
@@ -67,6 +122,7 @@ def run_vector(kind: str, n_envs: int, steps: int, fixed_wait: bool = False) -> 
         "seconds": elapsed,
         "steps_per_s": total_steps / elapsed,
         "resets_per_s": resets / elapsed,
+        "cpu": cpu,
     }
 
 
@@ -168,6 +224,14 @@ def main() -> None:
     ]
     rows.append(("fixed 2 s wait", 1, baseline["steps"], f"{baseline['steps_per_s']:.2f}", "-"))
     print(table(["vector", "envs", "steps", "steps/s", "resets/s"], rows))
+    print("\nCPU use while stepping, % of one core (processes; per process):")
+    cpu_rows = [
+        (r["kind"], r["envs"], *(
+            f"{r['cpu'][role]['cpu_pct']:.0f} ({r['cpu'][role]['processes']}; "
+            f"{r['cpu'][role]['cpu_pct_per_process']:.0f})" for role in ROLES))
+        for r in results
+    ]  # fmt: skip
+    print(table(["vector", "envs", *ROLES], cpu_rows))
     print()
     print(table(["observation", "ms (median)"], [(k, f"{v:.1f}") for k, v in costs.items()]))
     print(f"\nmemory per environment (browser PSS): {mem:.0f} MiB")
@@ -179,12 +243,19 @@ def main() -> None:
     def best(n: int) -> float:
         return max(r["steps_per_s"] for r in results if r["envs"] == n)
 
+    def async_rate(n: int) -> float | None:
+        return next(
+            (r["steps_per_s"] for r in results if r["envs"] == n and r["kind"] == "async"), None
+        )
+
     one = best(1) if 1 in args.envs else float("nan")
     two = best(2) if 2 in args.envs else float("nan")
     figures = {
         "steps_per_s_1env": one,
         "steps_per_s_2envs": two,
         "steps_per_s_4envs": best(4) if 4 in args.envs else None,
+        "steps_per_s_async_2": async_rate(2),
+        "steps_per_s_async_4": async_rate(4),
         "fixed_wait_steps_per_s": baseline["steps_per_s"],
         "speedup_vs_fixed_wait": one / baseline["steps_per_s"],
         "mem_per_env_mib": mem,
