@@ -23,7 +23,7 @@ import numpy as np
 
 import scratch_gym  # noqa: F401
 from scratch_gym.cli.output import print_json_last, table
-from scratch_gym.editor.browser import pss_mib, shared_session
+from scratch_gym.editor.browser import descendants, pss_mib, shared_session
 from scratch_gym.tasks import list_tasks
 
 ENV_ID = "ScratchWorld-PrimitivePixels-v0"
@@ -63,25 +63,17 @@ def _role(pid: int, comm: str) -> str:
 def process_cpu_s() -> dict[int, tuple[str, float]]:
     """CPU seconds (user + system) of this process and each of its descendants, by pid, with the
     process's role (``ROLES``), read from /proc."""
-    stats: dict[int, tuple[int, str, float]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+    out = {}
+    for pid in descendants(os.getpid()):
         try:
-            raw = (entry / "stat").read_text()
+            raw = Path(f"/proc/{pid}/stat").read_text()
         except OSError:
-            continue
+            continue  # ended meanwhile
         comm = raw[raw.index("(") + 1 : raw.rindex(")")]
-        fields = raw[raw.rindex(")") + 2 :].split()
-        ppid, utime, stime = int(fields[1]), int(fields[11]), int(fields[12])
-        stats[int(entry.name)] = (ppid, comm, (utime + stime) / CLOCK_TICKS)
-    mine, frontier = {os.getpid()}, [os.getpid()]
-    while frontier:
-        parent = frontier.pop()
-        children = [pid for pid, (ppid, _, _) in stats.items() if ppid == parent]
-        mine.update(children)
-        frontier.extend(children)
-    return {pid: (_role(pid, stats[pid][1]), stats[pid][2]) for pid in mine if pid in stats}
+        fields = raw[raw.rindex(")") + 2 :].split()  # from field 3 (state) on
+        utime, stime = int(fields[11]), int(fields[12])
+        out[pid] = (_role(pid, comm), (utime + stime) / CLOCK_TICKS)
+    return out
 
 
 def cpu_by_role(before: dict, after: dict, seconds: float) -> dict[str, dict[str, float]]:

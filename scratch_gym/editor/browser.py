@@ -107,19 +107,7 @@ class BrowserSession:
     def pids(self) -> list[int]:
         """The browser process and all its descendants (renderers, GPU, utility processes)."""
         root = self.main_pid()
-        if root is None:
-            return []
-        children: dict[int, list[int]] = {}
-        for pid in _all_pids():
-            ppid = _ppid(pid)
-            if ppid is not None:
-                children.setdefault(ppid, []).append(pid)
-        out, todo = [], [root]
-        while todo:
-            pid = todo.pop()
-            out.append(pid)
-            todo.extend(children.get(pid, []))
-        return out
+        return [] if root is None else descendants(root)
 
     def _kill_processes(self) -> None:
         for pid in self.pids():
@@ -127,6 +115,21 @@ class BrowserSession:
                 os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
+
+
+def descendants(root: int) -> list[int]:
+    """``root`` and every process below it, from the parent links in /proc."""
+    children: dict[int, list[int]] = {}
+    for pid in _all_pids():
+        ppid = _ppid(pid)
+        if ppid is not None:
+            children.setdefault(ppid, []).append(pid)
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(children.get(pid, []))
+    return out
 
 
 def _all_pids() -> list[int]:

@@ -394,8 +394,15 @@ class EditorPage:
         probes keep the full count: with it, a brute-force scan across dc-01's stored region
         edge found 2-3 fewer start points than the region the probes stored.
         """
-        args = {"timeout_ms": timeout_ms, "stable_frames": stable_frames, "stop_vm": stop_vm}
-        return self.call("editor.settle", args | {"from_call": from_call})
+        return self.call(
+            "editor.settle",
+            {
+                "timeout_ms": timeout_ms,
+                "stable_frames": stable_frames,
+                "stop_vm": stop_vm,
+                "from_call": from_call,
+            },
+        )
 
     def start_vm(self) -> None:
         """Run the VM's frame loop (scripts the agent starts need it)."""
