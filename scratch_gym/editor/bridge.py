@@ -230,13 +230,15 @@ class ReadBridge:
         return self._caller.call("single_drag.hitTest", {"id": block_id, "points": points})
 
     def single_drag_geometry(self) -> dict[str, Any]:
-        """Connection geometry in screen px: canvas and flyout blocks, snap radii, scales."""
-        return self._caller.call("single_drag.geometry")
+        """Connection geometry in screen px: canvas and flyout blocks, snap radii, scales (sent
+        as JSON text)."""
+        return json.loads(self._caller.call("single_drag.geometry"))
 
     def single_drag_capture(self, step: int) -> dict[str, Any]:
         """What decides a drag: the block a press would pick at each point of a ``step`` px grid
-        (``labels``, ``rows``, ``cols``, ``picks``) and the editor's drag constants."""
-        return self._caller.call("single_drag.capture", {"step": step})
+        (``labels``, ``rows``, ``cols``, ``picks``) and the editor's drag constants (sent as
+        JSON text: Playwright's check of each of the grid's numbers took seconds)."""
+        return json.loads(self._caller.call("single_drag.capture", {"step": step}))
 
 
 class Bridge(ReadBridge):

@@ -169,7 +169,9 @@
   // Connection geometry in screen pixels, for deriving feasible regions without drags.
   // For each non-shadow block of the main workspace: its screen box (without children) and its
   // connections {type, x, y, input, target}; also the flyout's blocks and the snap radius in px.
-  SG.register('single_drag.geometry', () => {
+  // Sent as JSON text, as `single_drag.capture` is (below).
+  SG.register('single_drag.geometry', () => JSON.stringify(geometry()));
+  function geometry () {
     const ws = SG.workspace();
     const SB = SG.ScratchBlocks;
     const typeName = {};
@@ -209,12 +211,15 @@
       canvas: ws.getAllBlocks(false).map(b => describe(b)),
       flyout: fws.getTopBlocks(false).map(b => describe(b))
     };
-  });
+  }
   // What decides a drag, for the fast drag model: which block a press at each point of a grid
   // would pick up (`labels`, row-major, 0 = none, else 1 + index into `picks`), the drag
   // constants of this editor (workspace units), the workspace's screen rect (a drop outside it
   // reverts the drag) and the palette's (a drop over it deletes the block).
-  SG.register('single_drag.capture', ({step = 2}) => {
+  // Sent as JSON text: Playwright checks every number of a returned object in Python, which
+  // for the 230,400 labels of a 2 px grid cost about 4.5 s a capture; the text parses in ms.
+  SG.register('single_drag.capture', ({step = 2}) => JSON.stringify(pickMap(step)));
+  function pickMap (step) {
     const ws = SG.workspace();
     const flyout = ws.getFlyout();
     const fws = flyout.getWorkspace();
@@ -314,5 +319,5 @@
         current_connection_preference: cfg.currentConnectionPreference,
         drag_angle_range: flyout.dragAngleRange_}
     };
-  });
+  }
 }());
