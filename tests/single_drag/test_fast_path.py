@@ -20,6 +20,7 @@ from scratch_gym.single_drag.drag_model import simulate
 from scratch_gym.single_drag.fast.calibration import draw_drags, replay
 from scratch_gym.single_drag.fast.pool import load_pool
 from scratch_gym.single_drag.fast.snapshot import EDITOR_VERSION, Snapshot, SnapshotError
+from scratch_gym.single_drag.generation.generator import VERSION as GENERATOR_VERSION
 from scratch_gym.single_drag.rl_spaces import grid_cells, grid_points
 from tests.conftest import REPO_ROOT
 
@@ -194,6 +195,13 @@ def test_pool_build_cli_is_deterministic_and_resumes(drag_pool, tmp_path):
     other = subprocess.run(cmd[:-4] + ["--seed", "8", "--out", str(out), "--quiet"],
                            capture_output=True, text=True, timeout=60)  # fmt: skip
     assert other.returncode != 0 and "holds a different pool" in other.stderr
+    # a pool of an older generator (other tasks for the same seed) is not resumed
+    manifest = json.loads((out / "pool.json").read_text())
+    assert manifest["generator"] == GENERATOR_VERSION
+    (out / "pool.json").write_text(json.dumps({**manifest, "generator": GENERATOR_VERSION - 1}))
+    older = subprocess.run(cmd[:-2] + ["--quiet"], capture_output=True, text=True, timeout=60)
+    assert older.returncode != 0, older.stdout
+    assert f"generator version {GENERATOR_VERSION - 1}" in older.stderr, older.stderr
 
 
 def test_simulate_knows_revert_and_delete_areas(drag_pool):

@@ -131,6 +131,58 @@ def test_instructions_name_blocks_in_many_ways(drawn):
     assert any(t.split("'")[1:2] and " the second '" in t for t in texts)  # ordinals
 
 
+CANVAS_CUES = (" on the canvas", " in the code area", " on the workspace", " in the scripting area",
+               "the existing", "lone", "standalone", "free", "loose", "separate", "single",
+               "stack", "script", "group")  # fmt: skip
+PALETTE_CUES = ("palette", "flyout", "menu", "toolbox", "category", "blocks", "a new")
+
+
+def test_canvas_sources_come_fresh_from_the_palette_often_beside_their_twin(drawn):
+    """A canvas source is sometimes a block as the palette shows it (default values, the
+    palette's first variable and list), often with the palette open at its category (its twin
+    in view, as right after a user drags a block out)."""
+    from scratch_gym.program import catalogue
+    from scratch_gym.single_drag.generation.blocks import BlockKind, named
+
+    canvas = twins = valued = fresh = 0
+    for task in drawn:
+        if source_kind(task) == "palette":
+            continue
+        canvas += 1
+        spec = catalogue.get(edited_blocks(task)[task.source.block]["opcode"])
+        twins += task.view.category == spec.category
+        if sum(a.kind in ("number", "text", "angle") for a in spec.args) < 2:
+            continue  # random values keep a default often enough: only blocks of 2+ values tell
+        valued += 1
+        script = task.project["scripts"][int(task.source.block[1:].split("b")[0])]["text"]
+        variables = sorted(task.project.get("variables", []), key=str.lower)
+        lists = sorted(task.project.get("lists", []), key=str.lower)
+        fresh += script.split("\n")[0] == named(BlockKind(spec).text(), variables[0], lists[0])
+    assert 0.25 * valued <= fresh <= 0.6 * valued and valued >= 20, (fresh, valued)
+    assert 0.4 * canvas <= twins <= 0.8 * canvas, (twins, canvas)
+
+
+@pytest.mark.parametrize("origin", ["palette", "canvas_block", "canvas_stack"])
+def test_a_source_whose_twin_shows_is_named_with_where_it_is(origin):
+    """Where a block of the source's opcode shows on the other side (the palette for a canvas
+    source, the canvas for a palette one), the source phrase always says where the block is;
+    otherwise it sometimes leaves that out, as people do."""
+    import random
+
+    from scratch_gym.single_drag.generation.grammar import Named, source_phrase
+
+    cues = PALETTE_CUES if origin == "palette" else CANVAS_CUES
+    for seed in range(300):
+        phrase = source_phrase(
+            origin, Named("move (10) steps"), random.Random(seed), "motion", True
+        )
+        assert any(c in phrase for c in cues), phrase
+    bare = [source_phrase(origin, Named("move (10) steps"), random.Random(seed), "motion")
+            for seed in range(300)]  # fmt: skip
+    if origin != "canvas_stack":  # a stack is a canvas thing by name
+        assert any(not any(c in p for c in cues) for p in bare)
+
+
 def test_an_if_else_block_is_named_with_its_else(drawn):
     """Scratch shows 'if <> then ... else' on the if-else block; scratchblocks text leaves the
     else on a line of its own. A label without it would name the if block too, so a task that

@@ -6,7 +6,13 @@ canvas block or a canvas stack grabbed by its top), a random view (stage size, t
 Stage, zoom 0.5-1.0, pan) and an instruction (``grammar``). ``sample(page)`` keeps a task only
 when the editor shows it: the scripts do not overlap, the source and the target lie in view,
 and Blockly's geometry gives non-empty feasible regions. Seeded: the same seed gives the same
-tasks.
+tasks (of this ``VERSION`` of the generator: pools record it).
+
+A canvas source is sometimes a block as it comes out of the palette (its default values, the
+palette's first variable and list), and the palette then often shows the source's category, as
+it does right after a user drags a block out: the palette's twin and the canvas block look the
+same, and only the instruction's words ("the lone ... on the canvas", "a new ... from the
+palette") tell them apart. Wherever the twin shows, the instruction says which one is meant.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from scratch_gym.single_drag.generation.scenes import Scene, SceneWriter, draw_s
 from scratch_gym.single_drag.tasks.kinds import RELATION_KINDS, target_blocks
 from scratch_gym.single_drag.tasks.task import DragTask, Relation, Source, View, build_project
 
+VERSION = 3  # 3: fresh canvas sources, palette twins in view, unambiguous source phrases
 PALETTE_TOP, PALETTE_BOTTOM = 110.0, 715.0
 MAX_ATTEMPTS = 40
 MARGIN = (24.0, 24.0, 80.0, 70.0)  # left, top, right, bottom px kept clear inside the code area
@@ -44,6 +51,8 @@ SOURCE_SHAPES = {
     "condition": ("boolean",),
 }
 DIRECT = ("below", "insert", "above")
+FRESH_SHARE = 0.35  # canvas sources with the palette's default values
+TWIN_SHARE = 0.5  # canvas sources shown with the palette open at their own category
 _CATEGORIES = ("motion", "looks", "sound", "events", "control", "sensing", "operators", "variables")
 
 
@@ -131,8 +140,12 @@ class TaskGenerator:
         project_spec = scene.spec()
         project = build_project(project_spec)
         blocks = target_blocks(project, scene.target)
+        if origin == "palette" or rng.random() < TWIN_SHARE:
+            category = kind_of_source.category
+        else:
+            category = rng.choice(_CATEGORIES)
         view = View(
-            category=kind_of_source.category if origin == "palette" else rng.choice(_CATEGORIES),
+            category=category,
             scale=round(rng.uniform(0.5, 1.0), 3),
             target=None if scene.target == "Sprite1" else scene.target,
             stage_size=rng.choice(("large", "small")),
@@ -142,7 +155,7 @@ class TaskGenerator:
                 else None
             ),
         )
-        text = _instruction(rng, spot, origin, source, kind_of_source, scene, blocks)
+        text = _instruction(rng, spot, origin, source, kind_of_source, scene, blocks, category)
         return DragTask(
             id=f"gen-{self.count:06d}",
             kind="direct_connection" if spot.kind in DIRECT else "slot_insertion",
@@ -214,7 +227,7 @@ def _draw_source(
             origin,
             kind,
         )
-    own = writer.block(kind)
+    own = writer.fresh(kind) if rng.random() < FRESH_SHARE else writer.block(kind)
     if kind.shape == "c":
         # A forever (no next) goes where blocks already are only by wrapping them in its mouth,
         # which scratch-blocks allows only while the mouth is empty.
@@ -241,11 +254,6 @@ def _palette_nth(rng: random.Random, kind: BlockKind, scene: Scene) -> int:
     return 0
 
 
-def _palette_names(scene: Scene) -> tuple[list[str], list[str]]:
-    """The variables and lists in the palette's order (sorted as Scratch sorts them)."""
-    return sorted(scene.variables, key=str.lower), sorted(scene.lists, key=str.lower)
-
-
 def _instruction(
     rng: random.Random,
     spot: Spot,
@@ -254,9 +262,18 @@ def _instruction(
     kind: BlockKind,
     scene: Scene,
     blocks: dict[str, Any],
+    palette_category: str | None,
 ) -> str:
+    """The task's instruction. Where the source's twin shows (a palette block of the canvas
+    source's opcode, or a canvas block of the palette source's), the source phrase says which
+    one is meant: the canvas or the palette."""
     labeller = grammar.Labeller(rng, blocks)
-    variables, lists = _palette_names(scene)
+    variables, lists = scene.palette_names()
+    opcode = source.opcode if origin == "palette" else blocks[source.block or ""]["opcode"]
+    if origin == "palette":
+        twin = any(isinstance(b, dict) and b.get("opcode") == opcode for b in blocks.values())
+    else:
+        twin = palette_category == kind.category
     if origin == "palette":
         if kind.opcode == "data_variable":
             label = variables[source.nth]
@@ -265,12 +282,12 @@ def _instruction(
         else:
             default = named(kind.text(), variables[0], lists[0])
             label = grammar.palette_label(kind.opcode, rng, default)
-        src = grammar.source_phrase(origin, grammar.Named(label), rng, kind.category)
+        src = grammar.source_phrase(origin, grammar.Named(label), rng, kind.category, twin)
         moved: set[str] = set()
     else:
         moved = _stack_ids(blocks, source.block or "")
         src_name = labeller.name(source.block or "")
-        src = grammar.source_phrase(origin, src_name, rng, kind.category)
+        src = grammar.source_phrase(origin, src_name, rng, kind.category, twin)
     target = grammar.quoted(labeller.name(spot.block, moved), rng)
     extra: dict[str, str] = {}
     block = blocks[spot.block]
@@ -321,7 +338,8 @@ def reinstruct(task: DragTask, rng: random.Random) -> str:
         lists=list(spec.get("lists", [])),
     )
     source_kind_ = BlockKind(catalogue.get(opcode))
-    return _instruction(rng, spot, origin, task.source, source_kind_, scene, blocks)
+    category = task.view.category if task.view else None
+    return _instruction(rng, spot, origin, task.source, source_kind_, scene, blocks, category)
 
 
 def _literal(block: dict[str, Any], name: str) -> str | None:

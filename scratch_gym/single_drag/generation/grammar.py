@@ -205,24 +205,28 @@ def quoted(named: Named, rng: random.Random, article: bool = True) -> str:
     return rng.choice((q, f"the {q} block", f"the {q} block", f"the existing {q} block"))
 
 
-def source_phrase(origin: str, label: Named, rng: random.Random, category: str) -> str:
-    """How the instruction names the block to drag."""
+def source_phrase(
+    origin: str, label: Named, rng: random.Random, category: str, twin: bool = False
+) -> str:
+    """How the instruction names the block to drag. ``twin``: a block of the same opcode shows
+    on the other side (the palette for a canvas source, the canvas for a palette one), so the
+    phrase always says where the block is."""
     q = f"'{label.label}'"
     if origin == "palette":
         palette = rng.choice(PALETTES)
-        return rng.choice(
-            (
-                f"the {q} block from the {palette}",
-                f"a {q} block from the {palette}",
-                f"a new {q} block",
-                f"the {q} block",
-                f"the {q} block from the {category.capitalize()} category",
-                f"a {q} block from the {category.capitalize()} blocks",
-            )
-        )
+        phrases = [
+            f"the {q} block from the {palette}",
+            f"a {q} block from the {palette}",
+            f"a new {q} block",
+            f"the {q} block from the {category.capitalize()} category",
+            f"a {q} block from the {category.capitalize()} blocks",
+        ]
+        if not twin:
+            phrases.append(f"the {q} block")
+        return rng.choice(phrases)
     if label.qualifier:
         return quoted(label, rng)
-    where = rng.choice(ON_CANVAS)
+    where = rng.choice([w for w in ON_CANVAS if w or not twin])
     if origin == "canvas_block":
         return rng.choice(
             (

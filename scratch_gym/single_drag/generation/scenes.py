@@ -59,6 +59,10 @@ class Scene:
     def stage(self) -> bool:
         return self.target == "Stage"
 
+    def palette_names(self) -> tuple[list[str], list[str]]:
+        """The variables and lists in the palette's order (sorted as Scratch sorts them)."""
+        return sorted(self.variables, key=str.lower), sorted(self.lists, key=str.lower)
+
     def spec(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "scripts": [{k: v for k, v in s.items() if k != "box"} for s in self.scripts]
@@ -113,6 +117,19 @@ class SceneWriter:
         text = kind.text(lambda k, b: self._slot(k, b, depth))
         variable = self.rng.choice(self.scene.variables or ["my variable"])
         return named(text, variable, self.rng.choice(self.scene.lists or ["my list"]))
+
+    def fresh(self, kind: BlockKind) -> str:
+        """One block as the palette shows it: its default values, the palette's first variable
+        and list (its menus of messages as ``block`` writes them)."""
+        self.blocks += 1
+
+        def fill(slot: str, bracket: Bracket) -> str:
+            if slot in ("number", "angle", "text", "boolean"):
+                return f"{bracket.kind}{bracket.raw}{CLOSE[bracket.kind]}"
+            return self._slot(slot, bracket, depth=2)
+
+        variables, lists = self.scene.palette_names()
+        return named(kind.text(fill), (variables or ["my variable"])[0], (lists or ["my list"])[0])
 
     def _slot(self, kind: str, bracket: Bracket, depth: int) -> str:
         rng = self.rng
