@@ -2,16 +2,16 @@
 
     python examples/train_drag_policy.py --out runs/drag
 
-Time: about 58 minutes on 2 idle cores at the defaults, measured on a fresh clone (pools 41,
-training 17, evaluation 1).
+Time: about 47 minutes on 2 idle cores at the defaults (pools 28, training 17, evaluation 1;
+measured 55 minutes on 6 December 2026 with a test run sharing the cores for the first 20).
 
 1. Pools: captures ``--train-tasks`` generated tasks (seed ``--seed``) and ``--heldout-tasks``
    held-out ones (seed ``--seed + 1``) from the real editor into OUT/pool-train and
-   OUT/pool-heldout (about 2.7 s a task with 2 workers), or reuses pools built elsewhere
+   OUT/pool-heldout (about 1.5 s a task with 2 workers), or reuses pools built elsewhere
    (``--train-pool``/``--heldout-pool``). Building is resumable. A training pool that holds
    anything but generated tasks is refused: the stored tasks and the transfer tests stay held out.
-   Defaults: 900 + 60 tasks, about 43 minutes.
-2. Training for ``--updates`` steps (about 12 minutes; a budget in steps, so a busy machine
+   Defaults: 1,100 + 60 tasks, about 28 minutes.
+2. Training for ``--updates`` steps (about 17 minutes; a budget in steps, so a busy machine
    gives the same policy, only later): behaviour cloning from the oracle's drags (the start
    region's anchor, the drop that aligns the intended connections, and the relation kind), then
    policy-gradient fine-tuning (REINFORCE with a mean baseline) on the fast vector env for the
@@ -53,6 +53,7 @@ from scratch_gym.single_drag.rl_spaces import GRID, grid_cells, grid_points
 from scratch_gym.single_drag.tasks.instructions import SETTINGS, instruction_for
 from scratch_gym.single_drag.training.heuristic import HeuristicDragPolicy
 from scratch_gym.single_drag.training.policy import (
+    FLYOUT_BLOCK,
     OFFSET_PX,
     SCREEN,
     DragPolicy,
@@ -67,7 +68,7 @@ from scratch_gym.single_drag.training.policy import (
 def reworded_instructions(pool: Pool, m: int, seed: int) -> dict[str, np.ndarray]:
     """Per setting, ``m`` other wordings of every pooled task's instruction as token ids
     (T, m, L): the same scene and goal, worded anew by the generator's grammar (``reinstruct``),
-    so that 900 captured scenes show thousands of sentences."""
+    so that 1,100 captured scenes show thousands of sentences."""
     out = {s: np.zeros((len(pool), m, tokens.INSTRUCTION_TOKENS), np.int64) for s in SETTINGS}
     for i, snap in enumerate(tqdm(pool.snapshots, desc="rewording", unit="task")):
         rng = random.Random(seed * 1_000_003 + i)
@@ -168,8 +169,13 @@ def bc_loss(net, obs, grab, drop, start, end, relation) -> torch.Tensor:
     src_xy, tgt_xy = boxes[b, grab, :2], boxes[b, drop, :2]
     want_grab = (torch.as_tensor(start) - src_xy) / OFFSET_PX
     want_drop = (torch.as_tensor(end) - torch.as_tensor(start) + src_xy - tgt_xy) / OFFSET_PX
+    origin = 0.0
+    if out["origin_logits"] is not None:  # where the grabbed element is: canvas 0, palette 1
+        where = (t["element_type"].long()[b, grab] == FLYOUT_BLOCK).long()
+        origin = F.cross_entropy(out["origin_logits"], where)
     return (
         F.cross_entropy(out["grab_logits"], grab)
+        + origin
         + F.cross_entropy(out["drop_logits"], drop)
         + F.cross_entropy(out["relation_logits"], relation)
         + 20 * F.smooth_l1_loss(out["grab_offset"][b, grab], want_grab, beta=0.05)
@@ -300,7 +306,7 @@ def main() -> None:
     ap.add_argument("--updates", type=int, default=1400,
                     help="optimiser steps (about 115 a minute on 2 idle cores)")  # fmt: skip
     ap.add_argument("--out", type=Path, default=Path("runs/drag"), help="output folder")
-    ap.add_argument("--train-tasks", type=int, default=900, help="generated training tasks")
+    ap.add_argument("--train-tasks", type=int, default=1100, help="generated training tasks")
     ap.add_argument("--heldout-tasks", type=int, default=60, help="validation tasks (seed + 1)")
     ap.add_argument("--train-pool", type=Path, help="use this pool for training")
     ap.add_argument("--heldout-pool", type=Path, help="use this pool as the held-out pool")
@@ -339,7 +345,7 @@ def main() -> None:
         )
     targets = bc_targets(train_pool)
     print(f"{len(targets.task)} demonstrations from {len(train_pool)} pooled tasks")
-    net = DragPolicyNet()
+    net = DragPolicyNet(origin=True)
     with torch.no_grad():  # the geometric rules start from their least-squares fit
         net.rules.copy_(torch.as_tensor(targets.fitted_rules(train_pool)))
     wordings = (

@@ -135,6 +135,36 @@ def test_the_drop_offset_follows_the_read_relations_geometric_rule():
     assert torch.allclose(offset[:, 1], torch.tensor([40.0, 48.0, 64.0]), atol=0.05)
 
 
+def test_the_grab_follows_where_the_words_put_the_block_and_old_checkpoints_load(tmp_path):
+    """With the origin head (``origin=True``) the grab logits add the log-probability of where
+    the instruction puts the block to grab: sure of "the palette", a palette twin outranks the
+    canvas block of the same text, and sure of "the canvas" the other way round. A checkpoint
+    saved before the head existed (no ``origin`` in its config) loads without it."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import DragPolicy, DragPolicyNet
+
+    elements = [
+        {"type": "flyout_block", "text": "move 10 steps", "x": 20, "y": 200, "w": 120, "h": 40},
+        {"type": "block", "text": "move 10 steps", "x": 400, "y": 100, "w": 120, "h": 40},
+        {"type": "block", "text": "say hello", "x": 400, "y": 300, "w": 90, "h": 48},
+    ]
+    obs = {k: torch.as_tensor(v)[None] for k, v in encode_elements(elements).items()}
+    obs["instruction"] = torch.as_tensor(tokens.encode("Put 'move 10 steps' under 'say'", 64))[None]
+    net = DragPolicyNet(origin=True).eval()
+    picks = []
+    for palette in (8.0, -8.0):
+        with torch.no_grad():
+            net.origin[-1].weight.zero_()
+            net.origin[-1].bias.copy_(torch.tensor([-palette, palette]))
+            picks.append(net(obs)["grab_logits"][0, :2].argmax().item())
+    assert picks == [0, 1]  # the palette's element, then the canvas one
+    old = DragPolicyNet()
+    assert "origin" not in {k.split(".")[0] for k in old.state_dict()}
+    config = {k: v for k, v in old.config.items() if k != "origin"}  # as older files hold it
+    torch.save({"config": config, "state": old.state_dict()}, tmp_path / "old.pt")
+    assert DragPolicy.load(tmp_path / "old.pt").net.origin is None
+
+
 def test_stack_heights_follow_a_column_of_touching_blocks():
     torch = pytest.importorskip("torch")
     from scratch_gym.single_drag.training.policy import stack_heights

@@ -288,12 +288,21 @@ class DragPolicyNet(nn.Module):
     height down; above a stack: the dragged stack's height up; into an empty mouth: one arm in
     and one header down; into a mouth that holds blocks: onto its first block's corner; into a
     slot: onto the input). The rules have 126 parameters in all, so they hold on scenes no
-    training task showed."""
+    training task showed.
 
-    def __init__(self, width: int = 64, hidden: int = 128, dropout: float = 0.3) -> None:
+    With ``origin`` (the shipped checkpoint since 6 December 2026), the grab factors into where
+    the block is and which one it is there: an origin head reads from the instruction whether
+    the block to grab lies in the palette or on the canvas ("a new ... from the palette", "the
+    lone ... on the canvas"), and its log-probability is added to the grab logits of the
+    elements on that side, so a palette twin and a canvas block of the same text are told
+    apart by the words, not the names."""
+
+    def __init__(
+        self, width: int = 64, hidden: int = 128, dropout: float = 0.3, origin: bool = False
+    ) -> None:
         super().__init__()
         vocab = tokens.number_base()  # numbers share NUM's embedding (``_as_embedded``)
-        self.config = {"width": width, "hidden": hidden, "dropout": dropout}
+        self.config = {"width": width, "hidden": hidden, "dropout": dropout, "origin": origin}
         self.tok = nn.Embedding(vocab, width, padding_idx=tokens.PAD)
         self.segment = nn.Embedding(5, width)  # before, in, between, in, after the quotes
         self.read = nn.GRU(width, width, batch_first=True)
@@ -319,6 +328,12 @@ class DragPolicyNet(nn.Module):
         )  # fmt: skip
         # per relation kind: offset (x, y) from RULE_INPUTS, in OFFSET_PX units
         self.rules = nn.Parameter(torch.zeros(len(RELATIONS), len(RULE_INPUTS_C), 2))
+        # where the block to grab is, read from the instruction: [canvas, palette] (``origin``)
+        self.origin = (
+            nn.Sequential(nn.Linear(2 * width, hidden), nn.ReLU(), nn.Linear(hidden, 2))
+            if origin
+            else None
+        )  # fmt: skip
 
     @staticmethod
     def _bag(emb: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -367,12 +382,21 @@ class DragPolicyNet(nn.Module):
         for kind in DROPPABLE:
             drop_ok |= kinds == kind
         neg = torch.finfo(g.dtype).min / 2
+        grab_logits = g[..., 0]
+        origin_logits = None
+        if self.origin is not None:
+            # the grab factors into where (the palette or the canvas, as the words say: "from the
+            # palette", "the lone ... on the canvas") and which element there
+            origin_logits = self.origin(torch.cat([context, src_phrase], -1))
+            where = (kinds == FLYOUT_BLOCK).long()  # 0 canvas, 1 palette
+            grab_logits = grab_logits + torch.gather(origin_logits.log_softmax(-1), 1, where)
         return {
+            "origin_logits": origin_logits,
             "relation_inputs": torch.cat([context, src_phrase], -1),
             "size": box[..., 2:] * torch.as_tensor(SCREEN[2:]) / OFFSET_PX,
             "stack": stack_heights(box, kinds) / OFFSET_PX,
             "kinds": kinds,
-            "grab_logits": g[..., 0].masked_fill(~grab_ok, neg),
+            "grab_logits": grab_logits.masked_fill(~grab_ok, neg),
             "grab_offset": g[..., 1:3],
             "drop_inputs": torch.cat(
                 [
@@ -431,6 +455,7 @@ class DragPolicyNet(nn.Module):
         return {
             "grab_logits": state["grab_logits"],
             "grab_offset": state["grab_offset"],
+            "origin_logits": state["origin_logits"],
             **self.drop(state, grab),
         }
 
