@@ -16,14 +16,13 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 
 import scratch_gym  # noqa: F401
 from scratch_gym.cli.output import print_json_last, table
-from scratch_gym.editor.browser import descendants, pss_mib, shared_session
+from scratch_gym.editor.browser import descendants, proc_stat, pss_mib, shared_session
 from scratch_gym.tasks import list_tasks
 
 ENV_ID = "ScratchWorld-PrimitivePixels-v0"
@@ -65,12 +64,10 @@ def process_cpu_s() -> dict[int, tuple[str, float]]:
     process's role (``ROLES``), read from /proc."""
     out = {}
     for pid in descendants(os.getpid()):
-        try:
-            raw = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:
+        stat = proc_stat(pid)
+        if stat is None:
             continue  # ended meanwhile
-        comm = raw[raw.index("(") + 1 : raw.rindex(")")]
-        fields = raw[raw.rindex(")") + 2 :].split()  # from field 3 (state) on
+        comm, fields = stat
         utime, stime = int(fields[11]), int(fields[12])
         out[pid] = (_role(pid, comm), (utime + stime) / CLOCK_TICKS)
     return out

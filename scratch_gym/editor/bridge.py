@@ -153,11 +153,17 @@ class ReadBridge:
     def __init__(self, caller: Caller) -> None:
         self._caller = caller
 
+    def _call_json(self, name: str, args: dict[str, Any] | None = None) -> Any:
+        """A call whose bridge function returns JSON text (large results: Playwright checks and
+        converts every value of a returned object in Python, which costs far more than parsing
+        the text)."""
+        return json.loads(self._caller.call(name, args))
+
     # -- elements (bridge/elements.js) ----------------------------------------------------------
     def elements_list(self) -> list[dict[str, Any]]:
         """The element list: screen boxes of buttons, categories, menu items, blocks, ...
         (sent as JSON text: faster than Playwright's serialization of its objects)."""
-        return json.loads(self._caller.call("elements.list"))
+        return self._call_json("elements.list")
 
     def elements_block_info(self) -> list[dict[str, Any]]:
         """Every workspace block as drawn: box, visible part, next/parent/root, field texts."""
@@ -212,7 +218,7 @@ class ReadBridge:
 
     def project_json(self) -> dict[str, Any]:
         """The VM's project as JSON (every target's blocks, variables, costumes, sounds)."""
-        return json.loads(self._caller.call("project.json"))
+        return self._call_json("project.json")
 
     def view_state(self) -> ViewState:
         """The workspace's scroll and zoom, the flyout's scroll and the editor tab."""
@@ -232,13 +238,13 @@ class ReadBridge:
     def single_drag_geometry(self) -> dict[str, Any]:
         """Connection geometry in screen px: canvas and flyout blocks, snap radii, scales (sent
         as JSON text)."""
-        return json.loads(self._caller.call("single_drag.geometry"))
+        return self._call_json("single_drag.geometry")
 
     def single_drag_capture(self, step: int) -> dict[str, Any]:
         """What decides a drag: the block a press would pick at each point of a ``step`` px grid
         (``labels``, ``rows``, ``cols``, ``picks``) and the editor's drag constants (sent as
         JSON text: Playwright's check of each of the grid's numbers took seconds)."""
-        return json.loads(self._caller.call("single_drag.capture", {"step": step}))
+        return self._call_json("single_drag.capture", {"step": step})
 
 
 class Bridge(ReadBridge):

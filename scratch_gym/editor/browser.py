@@ -136,12 +136,19 @@ def _all_pids() -> list[int]:
     return [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()]
 
 
-def _ppid(pid: int) -> int | None:
+def proc_stat(pid: int) -> tuple[str, list[str]] | None:
+    """A process's name and its /proc stat fields from the third (state) on; None when it has
+    ended. The name is read between the outer parentheses: it may hold spaces and ")"."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    return int(stat.rsplit(")", 1)[1].split()[1])
+    return stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :].split()
+
+
+def _ppid(pid: int) -> int | None:
+    stat = proc_stat(pid)
+    return None if stat is None else int(stat[1][1])
 
 
 def _processes() -> list[tuple[int, str]]:

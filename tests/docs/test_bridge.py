@@ -29,7 +29,7 @@ FACADE = PACKAGE / "editor" / "bridge.py"
 REGISTER = re.compile(r"""SG\.register\(\s*['"]([^'"]+)['"]""")
 # Bridge names that are also ordinary strings: the project file inside an .sb3.
 NOT_ONLY_BRIDGE_NAMES = frozenset({"project.json"})
-CALLS = frozenset({"call", "call_within", "_call"})
+CALLS = frozenset({"call", "call_within", "_call", "_call_json"})
 
 Files = list[tuple[str, ast.Module]]
 

@@ -100,6 +100,13 @@ def test_match_features_find_an_unseen_name_and_rank_ties():
     assert np.isclose(float(feats[3:, 2].abs().sum()), 0.0)  # padding matches nothing
 
 
+def _one_observation(torch, elements: list[dict], instruction: str) -> dict:
+    """A batch of one elements observation (tensors) of ``elements`` and ``instruction``."""
+    obs = {k: torch.as_tensor(v)[None] for k, v in encode_elements(elements).items()}
+    obs["instruction"] = torch.as_tensor(tokens.encode(instruction, 64))[None]
+    return obs
+
+
 def test_the_drop_offset_follows_the_read_relations_geometric_rule():
     """With the relation head sure of ``below`` and no learned correction, the drop puts the
     grabbed block's corner one drop-element height down: the rule, not a memorised offset."""
@@ -126,8 +133,7 @@ def test_the_drop_offset_follows_the_read_relations_geometric_rule():
         {"type": "block", "text": "say hello", "x": 400, "y": 100, "w": 90, "h": 48},
         {"type": "block", "text": "think hmm", "x": 400, "y": 300, "w": 90, "h": 64},
     ]
-    obs = {k: torch.as_tensor(v)[None] for k, v in encode_elements(elements).items()}
-    obs["instruction"] = torch.as_tensor(tokens.encode("Put 'move' under 'say'", 64))[None]
+    obs = _one_observation(torch, elements, "Put 'move' under 'say'")
     out = net(obs, grab=torch.tensor([0]))
     assert out["relation_logits"].argmax(-1).item() == below
     offset = out["drop_offset"][0, :3] * OFFSET_PX
@@ -148,8 +154,7 @@ def test_the_grab_follows_where_the_words_put_the_block_and_old_checkpoints_load
         {"type": "block", "text": "move 10 steps", "x": 400, "y": 100, "w": 120, "h": 40},
         {"type": "block", "text": "say hello", "x": 400, "y": 300, "w": 90, "h": 48},
     ]
-    obs = {k: torch.as_tensor(v)[None] for k, v in encode_elements(elements).items()}
-    obs["instruction"] = torch.as_tensor(tokens.encode("Put 'move 10 steps' under 'say'", 64))[None]
+    obs = _one_observation(torch, elements, "Put 'move 10 steps' under 'say'")
     net = DragPolicyNet(origin=True).eval()
     picks = []
     for palette in (8.0, -8.0):

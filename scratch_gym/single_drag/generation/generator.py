@@ -269,12 +269,8 @@ def _instruction(
     one is meant: the canvas or the palette."""
     labeller = grammar.Labeller(rng, blocks)
     variables, lists = scene.palette_names()
-    opcode = source.opcode if origin == "palette" else blocks[source.block or ""]["opcode"]
     if origin == "palette":
-        twin = any(isinstance(b, dict) and b.get("opcode") == opcode for b in blocks.values())
-    else:
-        twin = palette_category == kind.category
-    if origin == "palette":
+        twin = any(isinstance(b, dict) and b.get("opcode") == kind.opcode for b in blocks.values())
         if kind.opcode == "data_variable":
             label = variables[source.nth]
         elif kind.opcode == "data_listcontents":
@@ -285,6 +281,7 @@ def _instruction(
         src = grammar.source_phrase(origin, grammar.Named(label), rng, kind.category, twin)
         moved: set[str] = set()
     else:
+        twin = palette_category == kind.category
         moved = _stack_ids(blocks, source.block or "")
         src_name = labeller.name(source.block or "")
         src = grammar.source_phrase(origin, src_name, rng, kind.category, twin)
