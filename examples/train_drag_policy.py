@@ -54,6 +54,7 @@ from scratch_gym.single_drag.tasks.instructions import SETTINGS, instruction_for
 from scratch_gym.single_drag.training.heuristic import HeuristicDragPolicy
 from scratch_gym.single_drag.training.policy import (
     FLYOUT_BLOCK,
+    LAYOUTS,
     OFFSET_PX,
     SCREEN,
     DragPolicy,
@@ -314,6 +315,9 @@ def main() -> None:
     ap.add_argument("--rl-share", type=float, default=0.25, help="share of updates for RL")
     ap.add_argument("--eval-every", type=int, default=100, help="curve point every N updates")
     ap.add_argument("--workers", type=int, default=2, help="editor pages capturing the pools")
+    ap.add_argument("--layout", type=int, choices=LAYOUTS, default=1,
+                    help="how the network reads the scene's layout (DragPolicyNet; 2 was no "
+                         "better on the validation pool: docs/training.md)")  # fmt: skip
     ap.add_argument("--rewordings", type=int, default=6,
                     help="other wordings of each training instruction (0: the captured one only)")  # fmt: skip
     args = ap.parse_args()
@@ -345,7 +349,7 @@ def main() -> None:
         )
     targets = bc_targets(train_pool)
     print(f"{len(targets.task)} demonstrations from {len(train_pool)} pooled tasks")
-    net = DragPolicyNet(origin=True)
+    net = DragPolicyNet(origin=True, layout=args.layout)
     with torch.no_grad():  # the geometric rules start from their least-squares fit
         net.rules.copy_(torch.as_tensor(targets.fitted_rules(train_pool)))
     wordings = (

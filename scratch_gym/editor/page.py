@@ -374,7 +374,8 @@ class EditorPage:
         return self.call("project.load", args)
 
     def project_json(self) -> dict:
-        return json.loads(self.call("project.json"))
+        """The VM's project as JSON (``Bridge.project_json``)."""
+        return self.bridge.project_json()
 
     def summary(self) -> dict:
         return self.call("project.summary")

@@ -377,3 +377,52 @@ def test_a_block_is_named_with_the_blocks_in_its_slots():
     joined = match_features(ins[None], phrase, el_tok, box, children)[0]
     assert plain[:4, 4].tolist() == [0.0, 1.0, 0.0, 0.0]  # alone, the condition matches best
     assert joined[:4, 4].tolist() == [1.0, 0.0, 0.0, 0.0]  # with its slots, the 'if' block
+
+
+def test_ordinals_count_canvas_blocks_in_script_order_and_else_branches_are_told_apart():
+    """With ``layout=2`` "the second 'wait' block" ranks canvas blocks as the grammar counts
+    them: script by script (the left script's lower block before the right script's, though it
+    sits lower on the screen), and never the palette's twin; the first block of an if-else's
+    second mouth is flagged as such, and the C-block knows how many of its mouths hold blocks.
+    A layout outside ``LAYOUTS`` is refused by name."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import (
+        MATCH_FEATURES,
+        DragPolicyNet,
+        containers,
+        match_features,
+        mouth_ranks,
+        script_heads,
+        script_order,
+    )
+
+    elements = [
+        {"type": "flyout_block", "text": "wait 1 seconds", "x": 20, "y": 120, "w": 120, "h": 40},
+        {"type": "block", "text": "say hi", "x": 300, "y": 100, "w": 120, "h": 48},  # 1
+        {"type": "block", "text": "wait 1 seconds", "x": 300, "y": 148, "w": 120, "h": 48},  # 2
+        {"type": "block", "text": "wait 1 seconds", "x": 600, "y": 110, "w": 120, "h": 48},  # 3
+        {"type": "block", "text": "if then else", "x": 300, "y": 300, "w": 200, "h": 250},  # 4
+        {"type": "block", "text": "show", "x": 316, "y": 348, "w": 100, "h": 48},  # 5
+        {"type": "block", "text": "hide", "x": 316, "y": 450, "w": 100, "h": 48},  # 6
+    ]  # fmt: skip
+    arrays = encode_elements(elements)
+    box = torch.as_tensor(arrays["element_box"])[None]
+    kinds = torch.as_tensor(arrays["element_type"])[None]
+    container, where = containers(box, kinds)
+    head, _ = script_heads(box, kinds)
+    order = script_order(box, kinds, head, container)
+    assert order[1][0, :7].tolist() == [True] + [False] * 6  # only the flyout block
+    ins = torch.as_tensor(tokens.encode("Put it under the second 'wait 1 seconds' block", 64))
+    quote = (ins[None] == tokens.QUOTE).long().cumsum(1)
+    phrase = (quote == 1) & (ins[None] != tokens.QUOTE)
+    el_tok = torch.as_tensor(arrays["element_tokens"])[None]
+    by_screen = match_features(ins[None], phrase, el_tok, box)[0, :4, MATCH_FEATURES:]
+    by_script = match_features(ins[None], phrase, el_tok, box, order=order)[0, :4, MATCH_FEATURES:]
+    # by the screen alone the right script's block reads first and the palette's twin second
+    assert by_screen.argmax(-1).tolist()[:4] == [1, 0, 2, 0]
+    assert by_script.argmax(-1).tolist()[:4] == [0, 0, 0, 1]  # the left script's, the right's
+    ranks = mouth_ranks(container, where, box)[0]
+    assert ranks[4:7, 0].tolist() == [0.0, 0.0, 1.0]  # 'hide' starts the else branch
+    assert ranks[4, 1].item() == 1.0 and ranks[1, 1].item() == 0.0  # both mouths hold blocks
+    with pytest.raises(ValueError, match=r"layout must be one of \(1, 2\), got 3"):
+        DragPolicyNet(layout=3)

@@ -56,6 +56,10 @@ RULE_RCOND = 1e-3  # singular values below this share of the largest are dropped
 MATCH_FEATURES = 7  # per element and phrase, see ``match_features``
 MAX_RANK = 9  # ordinals the grammar writes: first .. ninth
 HEADER_PX = 10.0  # a block this close below its container's top sits in a slot, not a mouth
+# how the network reads the scene's layout: 1 ranks ordinals in screen order over every
+# element; 2 ranks them in script order on the element's own side (``script_order``) and tells
+# which mouth of a C-block a block starts (``mouth_ranks``)
+LAYOUTS = (1, 2)
 
 
 def match_features(
@@ -64,6 +68,7 @@ def match_features(
     el_tok: torch.Tensor,
     box: torch.Tensor,
     children: torch.Tensor | None = None,
+    order: tuple[torch.Tensor, torch.Tensor] | None = None,
 ) -> torch.Tensor:
     """How each element's text matches one phrase of the instruction, from token identity only
     (so a word never seen in training, hashed to the same id on both sides, matches as well as
@@ -74,8 +79,10 @@ def match_features(
     start, 1 the end or nowhere), and, among equally best elements, the reading-order rank (top
     to bottom, then left to right) one-hot. With ``children`` ((B, K, K), ``header_children``)
     a block's words include those of the blocks in its slots: "'if <touching (mouse-pointer v)?>
-    then'" names the C-block, not the condition inside it. Returns (B, K, MATCH_FEATURES +
-    MAX_RANK).
+    then'" names the C-block, not the condition inside it. With ``order`` (``script_order``:
+    a sort key and the palette side per element) the rank counts the equally best elements on
+    the element's own side (canvas or palette) that come before it in script order, as the
+    grammar's ordinals do. Returns (B, K, MATCH_FEATURES + MAX_RANK).
     """
     content = (ins != tokens.PAD) & (ins != tokens.QUOTE) & (ins != tokens.NUM)  # NUM: a colour
     p_mask = phrase & content  # (B, L)
@@ -103,10 +110,14 @@ def match_features(
     jaccard = p_in_e / (n_e + n_p - p_in_e).clamp(min=1)
     score = jaccard + 0.001 * share_p  # ties broken by covering more of the phrase
     best = (score >= score.max(1, keepdim=True).values - 1e-6) & (score > 0)
-    y, x = box[..., 1], box[..., 0]
-    earlier = (y[:, None, :] < y[:, :, None] - 1e-4) | (
-        ((y[:, None, :] - y[:, :, None]).abs() <= 1e-4) & (x[:, None, :] < x[:, :, None])
-    )  # [b, i, j]: j reads before i
+    if order is None:
+        y, x = box[..., 1], box[..., 0]
+        earlier = (y[:, None, :] < y[:, :, None] - 1e-4) | (
+            ((y[:, None, :] - y[:, :, None]).abs() <= 1e-4) & (x[:, None, :] < x[:, :, None])
+        )  # [b, i, j]: j reads before i
+    else:
+        key, palette = order
+        earlier = (key[:, None, :] < key[:, :, None]) & (palette[:, None, :] == palette[:, :, None])
     rank = (earlier & best[:, None, :]).sum(-1).clamp(max=MAX_RANK - 1)
     ranks = nn.functional.one_hot(rank, MAX_RANK).float() * best[..., None].float()
     return torch.cat(
@@ -180,6 +191,43 @@ def script_heads(
         head = torch.gather(parent, 1, head)
     ends = block & ~under.any(1)
     return head, ends.float()
+
+
+def script_order(
+    box: torch.Tensor, kinds: torch.Tensor, head: torch.Tensor, container: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The grammar's reading order, from the boxes alone: (B, K) an int64 sort key (the
+    top-level script's top block by y then x, then the element itself by y then x: scripts top
+    to bottom, each read down) from ``script_heads`` and ``containers`` (a block in a mouth or
+    slot belongs to its C-block's script), and (B, K) whether the element lies in the palette
+    (a palette block or inside one): "the second 'move' block" counts canvas blocks only."""
+    root = head
+    for _ in range(6):  # out of a mouth or slot, up to the top of that script, nested 6 deep
+        root = torch.gather(head, 1, torch.gather(container, 1, root))
+    px = (box[..., :2].float() * torch.as_tensor(SCREEN[:2])).round().long().clamp(0, 2047)
+    x, y = px[..., 0], px[..., 1]
+    key = torch.gather(y, 1, root) * 2048 + torch.gather(x, 1, root)
+    key = (key * 2048 + y) * 2048 + x
+    flyout = kinds == FLYOUT_BLOCK
+    fx, fy, fw, fh = box.float().unbind(-1)
+    cx, cy = fx + fw / 2, fy + fh / 2
+    inside = (fx[:, None, :] <= cx[:, :, None]) & (cx[:, :, None] <= (fx + fw)[:, None, :])
+    inside &= (fy[:, None, :] <= cy[:, :, None]) & (cy[:, :, None] <= (fy + fh)[:, None, :])
+    palette = flyout | (inside & flyout[:, None, :]).any(-1)
+    return key, palette
+
+
+def mouth_ranks(container: torch.Tensor, where: torch.Tensor, box: torch.Tensor) -> torch.Tensor:
+    """(B, K, 2) from ``containers``: per block, 1.0 where it is the first block of its
+    C-block's second mouth (the else branch: another first block of the same C-block lies above
+    it), and per C-block how many of its mouths hold blocks, halved. "Into the else branch of
+    'A'" drops onto the first of these, or onto 'A' itself when that branch is empty."""
+    first = where[..., 0] > 0
+    y = box[..., 1].float()
+    same = (container[:, None, :] == container[:, :, None]) & first[:, None, :] & first[:, :, None]
+    second = (same & (y[:, None, :] < y[:, :, None] - 1e-4)).any(-1) & first
+    filled = torch.zeros_like(y).scatter_add(1, container, first.float() * 0.5)
+    return torch.stack([second.float(), filled], -1)
 
 
 def phrase_masks(ins: torch.Tensor) -> tuple[torch.Tensor, ...]:
@@ -295,14 +343,30 @@ class DragPolicyNet(nn.Module):
     the block to grab lies in the palette or on the canvas ("a new ... from the palette", "the
     lone ... on the canvas"), and its log-probability is added to the grab logits of the
     elements on that side, so a palette twin and a canvas block of the same text are told
-    apart by the words, not the names."""
+    apart by the words, not the names.
+
+    With ``layout=2`` ordinals are ranked as the grammar counts them (script order, canvas and
+    palette apart: ``script_order``), and the mouth features also say whether a block starts a
+    C-block's second mouth and how many of a C-block's mouths hold blocks (``mouth_ranks``):
+    "into the else branch of 'A'" tells the else branch's first block from the first mouth's."""
 
     def __init__(
-        self, width: int = 64, hidden: int = 128, dropout: float = 0.3, origin: bool = False
+        self,
+        width: int = 64,
+        hidden: int = 128,
+        dropout: float = 0.3,
+        origin: bool = False,
+        layout: int = 1,
     ) -> None:
         super().__init__()
+        if layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
         vocab = tokens.number_base()  # numbers share NUM's embedding (``_as_embedded``)
-        self.config = {"width": width, "hidden": hidden, "dropout": dropout, "origin": origin}
+        self.config = {
+            "width": width, "hidden": hidden, "dropout": dropout, "origin": origin,
+            "layout": layout,
+        }  # fmt: skip
+        self.layout = layout
         self.tok = nn.Embedding(vocab, width, padding_idx=tokens.PAD)
         self.segment = nn.Embedding(5, width)  # before, in, between, in, after the quotes
         self.read = nn.GRU(width, width, batch_first=True)
@@ -312,7 +376,7 @@ class DragPolicyNet(nn.Module):
         self.match_all = nn.Linear(MATCH_FEATURES + MAX_RANK, width)
         self.slot_rank = nn.Linear(MAX_RANK, width)
         self.script = nn.Linear(MATCH_FEATURES + MAX_RANK + 1, width)
-        self.mouth = nn.Linear(MATCH_FEATURES + MAX_RANK + 2, width)
+        self.mouth = nn.Linear(MATCH_FEATURES + MAX_RANK + (4 if layout >= 2 else 2), width)
 
         def mlp(inputs: int, outputs: int) -> nn.Sequential:
             return nn.Sequential(
@@ -356,21 +420,25 @@ class DragPolicyNet(nn.Module):
         shape = self.kind(kinds) + self.box(torch.cat([box, centre], -1))
         container, where = containers(box, kinds)
         children = header_children(container, where)
-        m_src = self.match(match_features(ins, src_mask, el_tok, box, children))
-        tgt_features = match_features(ins, tgt_mask, el_tok, box, children)
+        head, ends = script_heads(box, kinds)
+        order = script_order(box, kinds, head, container) if self.layout >= 2 else None
+        m_src = self.match(match_features(ins, src_mask, el_tok, box, children, order))
+        tgt_features = match_features(ins, tgt_mask, el_tok, box, children, order)
         m_tgt = self.match(tgt_features)
         holder, slot_rank = slot_holders(box, kinds)
         # an input's holder block as the target phrase names it, and its place in that block
         m_holder = self.match(_gather(tgt_features, holder))
         # a block's script as the target phrase names its top block, and whether it ends there
-        head, ends = script_heads(box, kinds)
         m_script = self.script(
             torch.cat([_gather(tgt_features, head), ends[..., None]], -1)
         )  # fmt: skip
         # a block's mouth as the target phrase names its C-block, and whether it starts there
-        m_mouth = self.mouth(torch.cat([_gather(tgt_features, container), where], -1))
+        mouth = [_gather(tgt_features, container), where]
+        if self.layout >= 2:  # which mouth a block starts, and how many mouths hold blocks
+            mouth.append(mouth_ranks(container, where, box))
+        m_mouth = self.mouth(torch.cat(mouth, -1))
         in_mouth = where[..., 0]
-        m_all = self.match_all(match_features(ins, word, el_tok, box))  # quotes or not
+        m_all = self.match_all(match_features(ins, word, el_tok, box, order=order))  # all words
         k = words.shape[1]
         ctx = context[:, None].expand(-1, k, -1)
         src, tgt = src_phrase[:, None].expand(-1, k, -1), tgt_phrase[:, None].expand(-1, k, -1)
