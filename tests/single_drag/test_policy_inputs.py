@@ -405,19 +405,16 @@ def test_ordinals_count_canvas_blocks_in_script_order_and_else_branches_are_told
         {"type": "block", "text": "show", "x": 316, "y": 348, "w": 100, "h": 48},  # 5
         {"type": "block", "text": "hide", "x": 316, "y": 450, "w": 100, "h": 48},  # 6
     ]  # fmt: skip
-    arrays = encode_elements(elements)
-    box = torch.as_tensor(arrays["element_box"])[None]
-    kinds = torch.as_tensor(arrays["element_type"])[None]
+    obs = _one_observation(torch, elements, "Put it under the second 'wait 1 seconds' block")
+    box, kinds, ins = obs["element_box"], obs["element_type"], obs["instruction"]
     container, where = containers(box, kinds)
     head, _ = script_heads(box, kinds)
     order = script_order(box, kinds, head, container)
     assert order[1][0, :7].tolist() == [True] + [False] * 6  # only the flyout block
-    ins = torch.as_tensor(tokens.encode("Put it under the second 'wait 1 seconds' block", 64))
-    quote = (ins[None] == tokens.QUOTE).long().cumsum(1)
-    phrase = (quote == 1) & (ins[None] != tokens.QUOTE)
-    el_tok = torch.as_tensor(arrays["element_tokens"])[None]
-    by_screen = match_features(ins[None], phrase, el_tok, box)[0, :4, MATCH_FEATURES:]
-    by_script = match_features(ins[None], phrase, el_tok, box, order=order)[0, :4, MATCH_FEATURES:]
+    phrase = ((ins == tokens.QUOTE).long().cumsum(1) == 1) & (ins != tokens.QUOTE)
+    el_tok = obs["element_tokens"]
+    by_screen = match_features(ins, phrase, el_tok, box)[0, :4, MATCH_FEATURES:]
+    by_script = match_features(ins, phrase, el_tok, box, order=order)[0, :4, MATCH_FEATURES:]
     # by the screen alone the right script's block reads first and the palette's twin second
     assert by_screen.argmax(-1).tolist()[:4] == [1, 0, 2, 0]
     assert by_script.argmax(-1).tolist()[:4] == [0, 0, 0, 1]  # the left script's, the right's
