@@ -187,7 +187,8 @@ class TaskGenerator:
             ox, oy = shown["origin"]
             translate = (round(ox + dx, 1), round(oy + dy, 1))
             task.view = replace(task.view, translate=translate)
-            editor_drag.prepare(page, task, project)
+            editor_drag.show_view(page, task, stop_vm=True)  # the loaded project, panned
+            page.bridge.single_drag_arm()
             geo = Geometry.read(page)
             need = _points_to_show(geo, task)
             if not all(left - 2 <= x <= right + 2 and top - 2 <= y <= bottom + 2 for x, y in need):
