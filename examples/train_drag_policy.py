@@ -307,7 +307,8 @@ def main() -> None:
     ap.add_argument("--updates", type=int, default=1400,
                     help="optimiser steps (about 115 a minute on 2 idle cores)")  # fmt: skip
     ap.add_argument("--out", type=Path, default=Path("runs/drag"), help="output folder")
-    ap.add_argument("--train-tasks", type=int, default=1100, help="generated training tasks")
+    ap.add_argument("--train-tasks", type=int, default=1100,
+                    help="generated training tasks (of a --train-pool: its first N)")  # fmt: skip
     ap.add_argument("--heldout-tasks", type=int, default=60, help="validation tasks (seed + 1)")
     ap.add_argument("--train-pool", type=Path, help="use this pool for training")
     ap.add_argument("--heldout-pool", type=Path, help="use this pool as the held-out pool")
@@ -340,7 +341,7 @@ def main() -> None:
 
             build_pool(folder, n, seed, workers=args.workers, progress=progress)
             bar.close()
-    train_pool, heldout = load_pool(train_dir), load_pool(held_dir)
+    train_pool, heldout = load_pool(train_dir, limit=args.train_tasks), load_pool(held_dir)
     not_generated = [t for t in train_pool.ids if not t.startswith("gen-")]
     if not_generated:
         raise SystemExit(
