@@ -2,15 +2,15 @@
 
     python examples/train_drag_policy.py --out runs/drag
 
-Time: about 47 minutes on 2 idle cores at the defaults (pools 28, training 17, evaluation 1;
-measured 55 minutes on 6 December 2026 with a test run sharing the cores for the first 20).
+Time: about 57 minutes on 2 idle cores at the defaults, from parts measured on 6 December 2026:
+capturing the pools 39 (2,260 tasks at 1.02 s a task), training 17.3, the rest about 1.
 
 1. Pools: captures ``--train-tasks`` generated tasks (seed ``--seed``) and ``--heldout-tasks``
    held-out ones (seed ``--seed + 1``) from the real editor into OUT/pool-train and
-   OUT/pool-heldout (about 1.5 s a task with 2 workers), or reuses pools built elsewhere
+   OUT/pool-heldout (about 1.0 s a task with 2 workers), or reuses pools built elsewhere
    (``--train-pool``/``--heldout-pool``). Building is resumable. A training pool that holds
    anything but generated tasks is refused: the stored tasks and the transfer tests stay held out.
-   Defaults: 1,100 + 60 tasks, about 28 minutes.
+   Defaults: 2,200 + 60 tasks, about 39 minutes.
 2. Training for ``--updates`` steps (about 17 minutes; a budget in steps, so a busy machine
    gives the same policy, only later): behaviour cloning from the oracle's drags (the start
    region's anchor, the drop that aligns the intended connections, and the relation kind), then
@@ -307,7 +307,7 @@ def main() -> None:
     ap.add_argument("--updates", type=int, default=1400,
                     help="optimiser steps (about 115 a minute on 2 idle cores)")  # fmt: skip
     ap.add_argument("--out", type=Path, default=Path("runs/drag"), help="output folder")
-    ap.add_argument("--train-tasks", type=int, default=1100,
+    ap.add_argument("--train-tasks", type=int, default=2200,
                     help="generated training tasks (of a --train-pool: its first N)")  # fmt: skip
     ap.add_argument("--heldout-tasks", type=int, default=60, help="validation tasks (seed + 1)")
     ap.add_argument("--train-pool", type=Path, help="use this pool for training")
