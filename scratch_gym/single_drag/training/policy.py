@@ -144,19 +144,24 @@ def stack_heights(box: torch.Tensor, kinds: torch.Tensor, steps: int = 12) -> to
     return bottom - y
 
 
+def centres_inside(box: torch.Tensor) -> torch.Tensor:
+    """(B, K, K) True at [b, i, j] where element i's centre lies in element j's box."""
+    x, y, w, h = box.float().unbind(-1)
+    cx, cy = x + w / 2, y + h / 2
+    inside = (x[:, None, :] <= cx[:, :, None]) & (cx[:, :, None] <= (x + w)[:, None, :])
+    return inside & (y[:, None, :] <= cy[:, :, None]) & (cy[:, :, None] <= (y + h)[:, None, :])
+
+
 def slot_holders(box: torch.Tensor, kinds: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Which block each input belongs to, from the boxes alone: (B, K) the index of the smallest
     canvas block whose box holds the input's centre (every other element: itself), and (B, K,
     MAX_RANK) the input's place among its block's inputs, left to right, one-hot (zero for
     other elements). "The second slot of 'A'" names an input by both."""
     x, y, w, h = box.float().unbind(-1)
-    cx, cy = x + w / 2, y + h / 2
     slot = torch.zeros_like(kinds, dtype=torch.bool)
     for kind in SLOTS:
         slot |= kinds == kind
-    inside = (x[:, None, :] <= cx[:, :, None]) & (cx[:, :, None] <= (x + w)[:, None, :])
-    inside &= (y[:, None, :] <= cy[:, :, None]) & (cy[:, :, None] <= (y + h)[:, None, :])
-    inside &= (kinds == BLOCK)[:, None, :]  # [b, i, j]: i's centre lies in block j
+    inside = centres_inside(box) & (kinds == BLOCK)[:, None, :]  # i's centre lies in block j
     area = (w * h)[:, None, :].expand_as(inside).masked_fill(~inside, float("inf"))
     held = inside.any(-1) & slot
     own = torch.arange(kinds.shape[1], device=kinds.device).expand_as(kinds)
@@ -209,11 +214,7 @@ def script_order(
     key = torch.gather(y, 1, root) * 2048 + torch.gather(x, 1, root)
     key = (key * 2048 + y) * 2048 + x
     flyout = kinds == FLYOUT_BLOCK
-    fx, fy, fw, fh = box.float().unbind(-1)
-    cx, cy = fx + fw / 2, fy + fh / 2
-    inside = (fx[:, None, :] <= cx[:, :, None]) & (cx[:, :, None] <= (fx + fw)[:, None, :])
-    inside &= (fy[:, None, :] <= cy[:, :, None]) & (cy[:, :, None] <= (fy + fh)[:, None, :])
-    palette = flyout | (inside & flyout[:, None, :]).any(-1)
+    palette = flyout | (centres_inside(box) & flyout[:, None, :]).any(-1)
     return key, palette
 
 
