@@ -8,6 +8,10 @@ Their runner reads ``agent-config.json`` and ``.env`` from its working folder an
 checkout's task folders, their agent-config.json format pointing at the endpoint, for Agent-S2 an
 empty ``kb_scratch/linux/`` knowledge base) and runs it. Agent-S2 (their ``Agent-S/``, which their
 README installs with ``pip install -e``) is imported from the checkout through ``PYTHONPATH``.
+
+Their runners sleep a fixed time after each step (about 2 s a turn). ``wait_cap_s`` caps those
+waits (``client_waits/sitecustomize.py`` on the client's path; their code is not touched): the
+tests run them so, and one test keeps the real clock.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Any
 
 CATEGORIES = ("create", "debug", "extend", "compute")
 VENV_SCRIPT = "scripts/scratchworld_client_venv.sh"
+CLIENT_WAITS = Path(__file__).resolve().parent / "client_waits"  # sitecustomize capping sleeps
 DOCUMENTS = {
     "composite_api_catalog": "composite_api_catalog.txt",
     "blocks_catalog": "blocks_catalog.txt",
@@ -100,6 +105,31 @@ def agent_config(llm_base_url: str) -> dict[str, Any]:
     }
 
 
+def client_env(
+    llm_base_url: str, python_path: list[Path] | None = None, wait_cap_s: float | None = None
+) -> dict[str, str]:
+    """The environment their client runs in: this process's, without its ``PYTHONPATH`` (the
+    client venv imports nothing of ours), pointed at ``llm_base_url``, with ``python_path``
+    importable and, with ``wait_cap_s``, every ``time.sleep`` waiting at most that long."""
+    if wait_cap_s is not None and not wait_cap_s >= 0:
+        raise ValueError(f"wait_cap_s must be a number of seconds >= 0, got {wait_cap_s!r}")
+    env = {
+        **os.environ,
+        "OPENAI_API_KEY": "scripted",
+        "LLM_BASE_URL": llm_base_url,
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    env.pop("PYTHONPATH", None)
+    env.pop("SCRATCH_GYM_WAIT_CAP_S", None)
+    paths = [str(p) for p in python_path or []]
+    if wait_cap_s is not None:
+        paths.insert(0, str(CLIENT_WAITS))
+        env["SCRATCH_GYM_WAIT_CAP_S"] = str(wait_cap_s)
+    if paths:
+        env["PYTHONPATH"] = os.pathsep.join(paths)
+    return env
+
+
 @dataclass
 class RunnerResult:
     returncode: int
@@ -125,10 +155,11 @@ def run_task_runner(
     parallel: int = 1,
     timeout: float = 900,
     tasks_root: Path | None = None,
+    wait_cap_s: float | None = None,
 ) -> RunnerResult:
     """Their ``task_runner.py --api_url api_url`` on ``tasks`` in ``workdir``; the task JSONs
     are ``tasks_root``'s (a folder written by ``tasks export-scratchworld``), else the
-    checkout's."""
+    checkout's. ``wait_cap_s``: see :func:`client_env` (None: their waits as written)."""
     source = tasks_root or checkout
     workdir.mkdir(parents=True, exist_ok=True)
     tasks_dir = workdir / "tasks"
@@ -142,18 +173,11 @@ def run_task_runner(
         if not link.exists():
             link.symlink_to(source / "tasks" / category)
     (workdir / "agent-config.json").write_text(json.dumps(agent_config(llm_base_url), indent=2))
-    env = {
-        **os.environ,
-        "OPENAI_API_KEY": "scripted",
-        "LLM_BASE_URL": llm_base_url,
-        "MAX_SESSIONS": str(parallel),
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
-    env.pop("PYTHONPATH", None)
+    # Agent-S2: their README installs Agent-S/ with `pip install -e`; the checkout's copy is
+    # imported instead, so the client venv stays independent of any checkout
+    agent_s = [checkout / "Agent-S"] if agent == "agent-s2" else []
+    env = {**client_env(llm_base_url, agent_s, wait_cap_s), "MAX_SESSIONS": str(parallel)}
     if agent == "agent-s2":
-        # their README installs Agent-S/ with `pip install -e`; the checkout's copy is imported
-        # instead, so the client venv stays independent of any checkout
-        env["PYTHONPATH"] = str(checkout / "Agent-S")
         # Agent-S2's knowledge base: the runner copies kb_scratch/ to kb_scratch_<model>/, whose
         # linux/ folder Agent-S2 writes its memory files into
         (workdir / "kb_scratch" / "linux").mkdir(parents=True, exist_ok=True)
@@ -270,19 +294,15 @@ def run_drag_runner(
     tasks: list[str],
     model: str = "scripted-oracle",
     timeout: float = 900,
+    wait_cap_s: float | None = None,
 ) -> DragRunnerResult:
     """Their ``run_single_step_drag_benchmark.py --api-port api_port`` on ``tasks`` (ids such as
     ``T1_001``) in ``workdir``. The runner starts its own API server on that port first; a
-    ``scratch-gym serve`` already listening there is the one it finds and uses."""
+    ``scratch-gym serve`` already listening there is the one it finds and uses.
+    ``wait_cap_s``: see :func:`client_env` (None: their waits as written)."""
     workdir.mkdir(parents=True, exist_ok=True)
     script = drag_workdir(checkout, workdir, tasks)
-    env = {
-        **os.environ,
-        "OPENAI_API_KEY": "scripted",
-        "LLM_BASE_URL": llm_base_url,
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
-    env.pop("PYTHONPATH", None)
+    env = client_env(llm_base_url, wait_cap_s=wait_cap_s)
     cmd = [str(python), str(script), "--model", model, "--api-port", str(api_port),
            "--env-file", str(workdir / ".env")]  # fmt: skip
     proc = subprocess.run(

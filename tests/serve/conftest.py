@@ -17,6 +17,10 @@ from tests.shared_data import REPO_ROOT, SCRATCHWORLD_DIR, require_shared
 
 FIXTURE = REPO_ROOT / "tests" / "fixtures" / "scratchworld"
 CHECKOUT = SCRATCHWORLD_DIR
+# Their runners' fixed waits (2 s a turn, 12 s a drag task) are capped at this in their client
+# processes (``dropin.client_env``); ``test_their_task_runner_solves_a_composite_task`` keeps
+# the real clock.
+WAIT_CAP_S = 0.05
 
 
 def require_checkout() -> Path:

@@ -16,7 +16,7 @@ from scratch_gym.scratchworld.export import export_tasks
 from scratch_gym.serve.dropin import run_results, run_task_runner
 from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint
 from scratch_gym.tasks import Evaluator, load_task
-from tests.serve.conftest import Served, free_port, require_checkout, start
+from tests.serve.conftest import WAIT_CAP_S, Served, free_port, require_checkout, start
 from tests.serve.test_their_runner import require_client_venv
 
 pytestmark = pytest.mark.browser
@@ -91,7 +91,7 @@ def test_their_task_runner_solves_an_exported_task(export_served, tmp_path):
     with ScriptedEndpoint(export_served.root) as endpoint:
         run = run_task_runner(
             python, checkout, tmp_path, export_served.url, endpoint.base_url, [task],
-            max_steps=20, tasks_root=export_served.root,
+            max_steps=20, tasks_root=export_served.root, wait_cap_s=WAIT_CAP_S,
         )  # fmt: skip
         mismatches = endpoint.mismatches
     assert run.returncode == 0, run.output[-4000:]

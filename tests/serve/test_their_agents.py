@@ -19,7 +19,7 @@ from scratch_gym.serve.scripted_agents import (
     request_kind,
 )
 from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint
-from tests.serve.conftest import require_checkout
+from tests.serve.conftest import WAIT_CAP_S, require_checkout
 from tests.serve.test_their_runner import TASK, VENV, require_client_venv
 from tests.shared_data import REQUIRE_SHARED
 
@@ -93,7 +93,7 @@ def _their_run(served, tmp_path: Path, agent: str, mode: str) -> tuple[dict, str
     with ScriptedEndpoint(checkout, serve_url=serve_url) as endpoint:
         run = run_task_runner(
             python, checkout, tmp_path, served.url, endpoint.base_url, [TASK],
-            mode=mode, agent=agent, max_steps=40,
+            mode=mode, agent=agent, max_steps=40, wait_cap_s=WAIT_CAP_S,
         )  # fmt: skip
         mismatches = endpoint.mismatches
     assert run.returncode == 0, run.output[-4000:]

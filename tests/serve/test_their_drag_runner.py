@@ -19,7 +19,7 @@ from scratch_gym.serve.scripted_drag import DRAG_MARK, DragPlayer, DragTaskUnkno
 from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint
 from scratch_gym.serve.scripted_primitive import RemoteChannel, their_action
 from scratch_gym.serve.verdicts import Run, agreement, judge
-from tests.serve.conftest import require_checkout
+from tests.serve.conftest import WAIT_CAP_S, require_checkout
 from tests.serve.test_their_client import runner_setup
 from tests.serve.test_their_runner import require_client_venv
 from tests.shared_data import require_shared
@@ -150,7 +150,9 @@ def test_their_drag_runner_succeeds_with_the_drag_oracle(served, tmp_path):
     python = require_client_venv()
     port = urlparse(served.url).port
     with ScriptedEndpoint(checkout, serve_url=served.url) as endpoint:
-        run = run_drag_runner(python, checkout, tmp_path, port, endpoint.base_url, TASKS)
+        run = run_drag_runner(
+            python, checkout, tmp_path, port, endpoint.base_url, TASKS, wait_cap_s=WAIT_CAP_S
+        )
         drags = endpoint.drags
         oracle = {name: endpoint.drag.drag(endpoint.drag.tasks()[name]) for name in TASKS}
     assert run.returncode == 0, run.output[-4000:]

@@ -6,14 +6,21 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from scratch_gym.serve.dropin import VENV_SCRIPT, client_python, run_results, run_task_runner
+from scratch_gym.serve.dropin import (
+    VENV_SCRIPT,
+    client_env,
+    client_python,
+    run_results,
+    run_task_runner,
+)
 from scratch_gym.serve.scripted_endpoint import ScriptedEndpoint, next_step, reply, theirs
 from scratch_gym.serve.scripted_primitive import their_action
-from tests.serve.conftest import require_checkout
+from tests.serve.conftest import WAIT_CAP_S, require_checkout
 from tests.shared_data import REPO_ROOT, REQUIRE_SHARED
 
 VENV = Path(os.environ.get("SCRATCHWORLD_CLIENT_VENV", REPO_ROOT / ".scratchworld-client-venv"))
@@ -85,6 +92,7 @@ def test_their_task_runner_solves_a_composite_task(served, tmp_path):
     checkout = require_checkout()
     python = require_client_venv()
     with ScriptedEndpoint(checkout) as endpoint:  # learns the task from the prompt
+        # on the real clock: their waits as written (the other runs cap them, WAIT_CAP_S)
         run = run_task_runner(
             python, checkout, tmp_path, served.url, endpoint.base_url, [TASK], max_steps=15
         )
@@ -101,6 +109,24 @@ def test_their_task_runner_solves_a_composite_task(served, tmp_path):
     assert summary.returncode == 0, summary.stderr
     assert "Success: 1 (100.00%)" in summary.stdout, summary.stdout
     assert "Success rate:    1.0000" in summary.stdout and f"- {TASK}" in summary.stdout
+
+
+def test_a_wait_cap_cuts_every_sleep_in_their_client_and_none_keeps_their_waits():
+    python = require_client_venv()
+    probe = "import time; time.sleep(60); print(time.sleep.__module__)"
+    capped = subprocess.run(
+        [str(python), "-c", probe], env=client_env("http://x", wait_cap_s=0.01),
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert capped.returncode == 0, capped.stderr
+    assert capped.stdout.strip() == "sitecustomize"  # the 60 s wait took at most 0.01 s
+    plain = subprocess.run(
+        [str(python), "-c", "import time; print(time.sleep.__module__)"],
+        env=client_env("http://x"), capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert plain.stdout.strip() == "time"  # their waits as written
+    with pytest.raises(ValueError, match="wait_cap_s must be a number of seconds >= 0, got -1"):
+        client_env("http://x", wait_cap_s=-1)
 
 
 def test_our_gestures_become_their_primitive_calls():
@@ -150,7 +176,7 @@ def test_their_task_runner_solves_a_primitive_task(served, tmp_path):
     with ScriptedEndpoint(checkout, serve_url=served.url) as endpoint:
         run = run_task_runner(
             python, checkout, tmp_path, served.url, endpoint.base_url, [TASK],
-            mode="primitive", max_steps=40,
+            mode="primitive", max_steps=40, wait_cap_s=WAIT_CAP_S,
         )  # fmt: skip
     assert run.returncode == 0, run.output[-4000:]
     result = run.result(TASK, "create")
