@@ -2,7 +2,8 @@
 OpenAI-compatible endpoint: a few tasks, their result folders, a table, and a last-line JSON.
 
     PYTHONPATH=. python benchmarks/scratchworld_dropin.py --scratchworld ../shared/data/scratchworld \\
-        --client-venv .scratchworld-client-venv [--tasks say_hello,...] [--parallel 2]
+        --client-venv .scratchworld-client-venv [--tasks say_hello,...] [--parallel 2] \\
+        [--wait-cap-s 0.05]
 
 Each task runs in composite mode, then in primitive mode, ``--parallel`` at once (primitive mode in
 batches whose tasks' initial projects differ: the endpoint tells primitive sessions apart by
@@ -19,7 +20,7 @@ primitive mode (``scratchworld_dropin_agents.py``); ``agents`` lists every agent
 wall times. Their Single-Step Drag runner (``run_single_step_drag_benchmark.py --api-port``,
 unmodified) runs on ``--drag-tasks`` (default: the first task of each connection type, and
 T2_025), answered by the endpoint's drag oracle: ``drag_runs``, ``drag_success`` (their
-result.json's ``success``), ``runner_wall_s_drag``. ``verdict_agreement``: over every run above,
+result.json's ``success``), ``runner_wall_s_drag``. ``wait_cap_s``: their fixed waits capped (``--wait-cap-s``; None: as written). ``verdict_agreement``: over every run above,
 the share where their recorded success equals scratch-gym's own verdict on the project their
 runner exported through serve at the end of the run (:mod:`scratch_gym.serve.verdicts`);
 ``verdict_runs`` counts them and ``verdict_disagreements`` names the others. Their Visual
@@ -145,6 +146,11 @@ def main() -> int:
     parser.add_argument("--agents", default="awm,agent-s2", help="their agents run after scratch-agent")  # fmt: skip
     parser.add_argument("--drag-tasks", default=DRAG_TASKS, help="their Single-Step Drag tasks")
     parser.add_argument(
+        "--wait-cap-s", type=float, default=None,
+        help="cap their runners' fixed waits (time.sleep, about 2 s a turn) at this many seconds; "
+        "default: their waits as written",
+    )  # fmt: skip
+    parser.add_argument(
         "--keep-failed",
         type=Path,
         default=ROOT / "runs" / "scratchworld-dropin" / "failed-runs",
@@ -171,7 +177,7 @@ def main() -> int:
             for mode, runner in (("composite", run_task_runner), ("primitive", run_task_runner_batched)):  # fmt: skip
                 with tempfile.TemporaryDirectory(dir=keep) as tmp:
                     t0 = time.perf_counter()
-                    run = runner(python, checkout, Path(tmp), url, endpoint.base_url, tasks, mode=mode, max_steps=args.max_steps, parallel=args.parallel, timeout=3600)  # fmt: skip
+                    run = runner(python, checkout, Path(tmp), url, endpoint.base_url, tasks, mode=mode, max_steps=args.max_steps, parallel=args.parallel, timeout=3600, wait_cap_s=args.wait_cap_s)  # fmt: skip
                     wall[mode] = time.perf_counter() - t0
                     for task in tasks:
                         result = run.result(task, task_category(checkout, task)) or {}
@@ -182,7 +188,7 @@ def main() -> int:
             if drag_tasks:
                 with tempfile.TemporaryDirectory(dir=keep) as tmp:
                     t0 = time.perf_counter()
-                    drag = run_drag_runner(python, checkout, Path(tmp), urlparse(url).port or 0, endpoint.base_url, drag_tasks, timeout=3600)  # fmt: skip
+                    drag = run_drag_runner(python, checkout, Path(tmp), urlparse(url).port or 0, endpoint.base_url, drag_tasks, timeout=3600, wait_cap_s=args.wait_cap_s)  # fmt: skip
                     wall["drag"] = time.perf_counter() - t0
                     for task in drag_tasks:
                         result = drag.result(task) or {}
@@ -197,7 +203,7 @@ def main() -> int:
                             shutil.copytree(drag.result_dir / task, folder, dirs_exist_ok=True)
                         verdicts.append(Run("drag", task, "drag", ok, kept if kept.is_file() else None, folder=folder if folder.is_dir() else None))  # fmt: skip
             agents = [a for a in args.agents.split(",") if a]
-            more, wall_agents, read, judged = run_agents(python, checkout, url, endpoint.base_url, tasks, agents, args.max_steps, args.parallel, keep)  # fmt: skip
+            more, wall_agents, read, judged = run_agents(python, checkout, url, endpoint.base_url, tasks, agents, args.max_steps, args.parallel, keep, args.wait_cap_s)  # fmt: skip
             rows += more
             summaries += read
             verdicts += judged
@@ -229,6 +235,7 @@ def main() -> int:
         "agent_success": agent_success(rows),
         "modes": ["composite", "primitive"],
         "parallel": args.parallel,
+        "wait_cap_s": args.wait_cap_s,  # None: their waits as written
         "scripted_success_composite": success(rows, "composite"),
         "scripted_success_primitive": success(rows, "primitive"),
         "verdict_agreement": agreement(verdicts),

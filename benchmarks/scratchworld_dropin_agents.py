@@ -35,6 +35,7 @@ def run_agents(
     max_steps: int,
     parallel: int,
     workroot: Path | None = None,
+    wait_cap_s: float | None = None,
 ) -> tuple[list[Row], dict[str, float], list[bool], list[Run]]:
     """``(rows, runner wall seconds by "agent/mode", whether results.py read each folder, the
     runs for verdict_agreement)``. Both modes run ``parallel`` at once, primitive mode in batches
@@ -51,7 +52,7 @@ def run_agents(
                 runner = run_task_runner if mode == "composite" else run_task_runner_batched
                 run = runner(
                     python, checkout, Path(tmp), url, llm_base_url, tasks, mode=mode, agent=agent,
-                    max_steps=max_steps, parallel=parallel, timeout=3600,
+                    max_steps=max_steps, parallel=parallel, timeout=3600, wait_cap_s=wait_cap_s,
                 )  # fmt: skip
                 wall[f"{agent}/{mode}"] = round(time.perf_counter() - t0, 1)
                 for task in tasks:
