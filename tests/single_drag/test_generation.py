@@ -251,6 +251,20 @@ def test_the_oracle_solves_every_relation_kind_in_the_real_editor(drag_env):
     assert not failed, failed
 
 
+def test_an_and_or_of_comparisons_keeps_its_own_brackets():
+    # Two comparisons joined by "or" begin with "<" and end with ">" but are two booleans: the
+    # "or" block still needs its brackets, or the condition slot it fills does not parse (a
+    # generator crash once in about 3,000 draws).
+    (or_,) = [k for k in block_kinds()["boolean"] if k.opcode == "operator_or"]
+    operands = iter(["<(15) < [welcome]>", "<[] > [cat]>"])
+    text = or_.text(lambda kind, bracket: next(operands))
+    assert text == "<<(15) < [welcome]> or <[] > [cat]>>"
+    parsed = parse_scripts(f"repeat until {text}\nend")
+    (top,) = parsed.scripts
+    condition = parsed.blocks[top]["inputs"]["CONDITION"][1]
+    assert parsed.blocks[condition]["opcode"] == "operator_or"
+
+
 def test_unknown_words_get_the_same_id_in_instructions_and_elements():
     ids = tokens.encode("Drag the 'factorial' block below 'set zorblax to 0'", 16)
     assert tokens.encode("factorial", 1)[0] in ids

@@ -90,11 +90,15 @@ class BlockKind:
 
 
 def _wrapped(text: str) -> bool:
-    """Is ``text`` one bracketed expression, its first bracket closing at its end?"""
+    """Is ``text`` one bracketed expression, its first bracket closing at its end? A ``<`` or
+    ``>`` with a space on each side is the comparison operator, not a bracket: ``<(1) < (2)> or
+    <[a] > [b]>`` is two booleans, not one."""
     if not text or text[0] not in CLOSE:
         return False
     depth = 0
     for i, ch in enumerate(text):
+        if ch in "<>" and 0 < i < len(text) - 1 and text[i - 1] == text[i + 1] == " ":
+            continue
         if ch in "([<":
             depth += 1
         elif ch in ")]>":
