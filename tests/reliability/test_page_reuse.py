@@ -84,8 +84,8 @@ def test_a_page_whose_settings_changed_is_not_kept(editor_page):
     ],
 )
 def test_a_page_with_an_extension_or_turbo_mode_is_not_kept(editor_page, script, leftover):
-    """Loading another project keeps an extension's category in the toolbox, and turbo mode;
-    a new page has neither."""
+    """An extension loaded now (its category shows until a project that does not use it loads)
+    and turbo mode (which loading another project keeps); a new page has neither."""
     _drop_spare(editor_page.session)
     env = gym.make("ScratchWorld-Primitive-v0")
     env.reset()

@@ -43,14 +43,83 @@
     return ids;
   }
 
+  // A project loads as on a fresh page: scratch-vm never unloads an extension, so once a project
+  // used the Pen its category stayed in the palette for every project loaded after it (a fresh
+  // page, and ScratchWorld's harness, which opens one per task, do not show it). When a whole
+  // project is installed, the extensions it does not use are set aside (their category leaves the
+  // palette: the toolbox is built from runtime._blockInfo). One that a project, a sprite or the
+  // Add Extension menu asks for again is put back as it was, the same instance, instead of a
+  // second one being made.
+  function keepExtensionsPerProject (vm) {
+    if (vm._sgSetAside) return;
+    const setAside = vm._sgSetAside = new Map(); // id -> {info, service}
+    vm._sgDeclared = [];
+    const runtime = vm.runtime;
+    const manager = vm.extensionManager;
+    const loaded = manager._loadedExtensions;
+    function restore (id) {
+      const kept = setAside.get(id);
+      setAside.delete(id);
+      runtime._blockInfo.push(kept.info);
+      loaded.set(id, kept.service);
+      return kept.info;
+    }
+    const install = vm.installTargets;
+    vm.installTargets = function (targets, extensions, wholeProject) {
+      const needed = new Set([...extensions.extensionIDs, ...(wholeProject ? vm._sgDeclared : [])]);
+      for (const id of Array.from(setAside.keys())) if (needed.has(id)) restore(id);
+      if (wholeProject) {
+        for (const info of runtime._blockInfo.slice()) {
+          if (needed.has(info.id) || !loaded.has(info.id)) continue;
+          setAside.set(info.id, {info, service: loaded.get(info.id)});
+          runtime._blockInfo.splice(runtime._blockInfo.indexOf(info), 1);
+          loaded.delete(info.id);
+        }
+      }
+      return install.call(this, targets, extensions, wholeProject);
+    };
+    const loadURL = manager.loadExtensionURL;
+    manager.loadExtensionURL = function (url) {
+      if (!setAside.has(url)) return loadURL.call(this, url);
+      runtime.emit('EXTENSION_ADDED', restore(url)); // the GUI adds its category, as on a load
+      return Promise.resolve();
+    };
+  }
+  SG.register('vm.extensions', () => ({
+    loaded: Array.from(SG.vm.extensionManager._loadedExtensions.keys()),
+    set_aside: Array.from((SG.vm._sgSetAside || new Map()).keys())
+  }));
+
+  // The extensions a project.json names (sb3 data: none). scratch-vm loads an extension only for
+  // the blocks that use it; a project that names one without using it yet (a scene whose task
+  // drags a Pen block from the palette) still shows its category, as after Add Extension.
+  // Only extensions that need no device, camera or network are loaded so.
+  const DECLARABLE = new Set(['pen', 'music']);
+  function declaredExtensions (data) {
+    if (typeof data !== 'string' && !(data && data.targets)) return [];
+    try {
+      const json = typeof data === 'string' ? JSON.parse(data) : data;
+      return Array.isArray(json.extensions) ? json.extensions.filter(id => DECLARABLE.has(id)) : [];
+    } catch (e) {
+      return []; // not JSON: scratch-vm reports it
+    }
+  }
+
   // Load a project into `vm`. scratch-vm never destroys the costume skins of the project it
   // replaces, so every load would leak their textures (gigabytes over a long run): destroy the
   // skins of the old costumes that no target uses any more. A failed load keeps the old project's.
   SG.loadProjectInto = async function (vm, data) {
+    keepExtensionsPerProject(vm);
     const before = costumeSkins(vm);
+    const declared = declaredExtensions(data);
     try {
+      vm._sgDeclared = declared;
       await vm.loadProject(data);
+      for (const id of declared) {
+        if (!vm.extensionManager.isExtensionLoaded(id)) await vm.extensionManager.loadExtensionURL(id);
+      }
     } finally {
+      vm._sgDeclared = [];
       const kept = costumeSkins(vm);
       const r = vm.renderer;
       if (r) for (const id of before) if (!kept.has(id) && r._allSkins[id]) r.destroySkin(id);

@@ -32,9 +32,9 @@
     return {...now, changed: Object.keys(now).some(k => now[k] !== DEFAULT_SETTINGS[k])};
   });
 
-  // What this page has that a new page has not and loading another project keeps: extensions a
-  // project loaded (pen, music, ...: their categories stay in the toolbox) and turbo mode. A page
-  // with any is not reused (see page.py).
+  // What this page has that a new page has not: extensions loaded now (pen, music, ...: by the
+  // project or Add Extension; the next project that does not use one sets it aside, see vm.js)
+  // and turbo mode (loading another project keeps it). A page with any is not reused (page.py).
   SG.register('editor.leftovers', () => [
     ...Array.from(SG.vm.extensionManager._loadedExtensions.keys()),
     ...(SG.vm.runtime.turboMode ? ['turbo mode'] : [])
