@@ -66,7 +66,8 @@
     }
     const install = vm.installTargets;
     vm.installTargets = function (targets, extensions, wholeProject) {
-      const needed = new Set([...extensions.extensionIDs, ...(wholeProject ? vm._sgDeclared : [])]);
+      const used = (extensions && extensions.extensionIDs) || [];
+      const needed = new Set([...used, ...(wholeProject ? vm._sgDeclared : [])]);
       for (const id of Array.from(setAside.keys())) if (needed.has(id)) restore(id);
       if (wholeProject) {
         for (const info of runtime._blockInfo.slice()) {
