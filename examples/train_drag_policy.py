@@ -2,15 +2,16 @@
 
     python examples/train_drag_policy.py --out runs/drag
 
-Time: about 60 minutes on 2 idle cores at the defaults, measured on a fresh clone on 6 December
-2026: 42.7 to the first update (2,260 tasks captured at 1.12 s a task), then training 17.3.
+Time: about 51 minutes on 2 idle cores at the defaults: 2,260 tasks captured at 0.84 s a task
+(1,000 tasks measured on 6 December 2026), then training 17.3 minutes. The whole command, timed
+on a fresh clone before pool capture stopped loading each task a second time, took 59.4.
 
 1. Pools: captures ``--train-tasks`` generated tasks (seed ``--seed``) and ``--heldout-tasks``
    held-out ones (seed ``--seed + 1``) from the real editor into OUT/pool-train and
-   OUT/pool-heldout (about 1.1 s a task with 2 workers), or reuses pools built elsewhere
+   OUT/pool-heldout (about 0.84 s a task with 2 workers), or reuses pools built elsewhere
    (``--train-pool``/``--heldout-pool``). Building is resumable. A training pool that holds
    anything but generated tasks is refused: the stored tasks and the transfer tests stay held out.
-   Defaults: 2,200 + 60 tasks, about 43 minutes.
+   Defaults: 2,200 + 60 tasks, about 32 minutes.
 2. Training for ``--updates`` steps (about 17 minutes; a budget in steps, so a busy machine
    gives the same policy, only later): behaviour cloning from the oracle's drags (the start
    region's anchor, the drop that aligns the intended connections, and the relation kind), then
