@@ -328,3 +328,38 @@ def test_the_static_check_catches_a_planted_read():
     planted = "from scratch_gym.scratchworld.drag import load\n"
     assert re.search(r"scratchworld(?!-)", planted.lower())
     assert not re.search(r"scratchworld(?!-)", "gym.make('scratchworld-singledrag-v0')")
+
+
+def test_equally_named_blocks_are_told_apart_as_the_lone_one_or_by_their_scripts_side():
+    """Three 'move (10) steps' blocks: one in a script on the left, one in a script on the
+    right, one alone on the canvas. Besides ordinals, the grammar names the lone one as such
+    ("the lone ...", never another) and the scripts' blocks by their side; a qualifier never
+    fits two of them."""
+    import collections
+    import random
+
+    from scratch_gym.single_drag.generation.grammar import LONE, Labeller
+
+    def move(**more):
+        return {"opcode": "motion_movesteps", "inputs": {"STEPS": [1, [4, "10"]]}, "fields": {},
+                "next": None, "topLevel": False, "shadow": False, **more}  # fmt: skip
+
+    def hat(opcode, x, nxt):
+        return {"opcode": opcode, "inputs": {}, "fields": {}, "parent": None, "next": nxt,
+                "topLevel": True, "shadow": False, "x": x, "y": 0}  # fmt: skip
+
+    blocks = {
+        "h1": hat("event_whenflagclicked", 0, "m1"),
+        "m1": move(parent="h1"),
+        "h2": hat("event_whenthisspriteclicked", 600, "m2"),
+        "m2": move(parent="h2"),
+        "m3": move(parent=None, topLevel=True, x=300, y=300),
+    }
+    seen = collections.defaultdict(collections.Counter)
+    for seed in range(200):
+        labeller = Labeller(random.Random(seed), blocks)
+        for bid in ("m1", "m2", "m3"):
+            seen[bid][labeller.name(bid).qualifier] += 1
+    assert set(seen["m1"]) == {"first", " on the left"}
+    assert set(seen["m2"]) == {"second", " on the right"}
+    assert set(seen["m3"]) - {"third"} == set(LONE)

@@ -37,9 +37,10 @@ from scratch_gym.single_drag.generation.scenes import Scene, SceneWriter, draw_s
 from scratch_gym.single_drag.tasks.kinds import RELATION_KINDS, target_blocks
 from scratch_gym.single_drag.tasks.task import DragTask, Relation, Source, View, build_project
 
-VERSION = 4  # 3: fresh canvas sources, palette twins in view, unambiguous source phrases; 4: the
+VERSION = 5  # 3: fresh canvas sources, palette twins in view, unambiguous source phrases; 4: the
 # palette as a fresh page shows it (no Pen category left by a scene before, and the Pen shown for a
-# scene that names it without using it: bridge/vm.js), and an and/or of comparisons drawn
+# scene that names it without using it: bridge/vm.js), and an and/or of comparisons drawn; 5: a
+# block whose label shows more than once may be named as the lone one or by its script's side
 PALETTE_TOP, PALETTE_BOTTOM = 110.0, 715.0
 MAX_ATTEMPTS = 40
 MARGIN = (24.0, 24.0, 80.0, 70.0)  # left, top, right, bottom px kept clear inside the code area

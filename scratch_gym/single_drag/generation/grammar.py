@@ -1,7 +1,8 @@
 """Instructions for a drag, in many phrasings: several templates per relation, verbs and
 synonyms, several ways to name a block (its bare label, its label with the scene's values, its
-opcode id, words for symbols, a partial label), ordinals, positions and qualifiers where a name
-alone is ambiguous.
+opcode id, words for symbols, a partial label), and where a name alone is ambiguous an ordinal,
+the loop it sits in, whether it stands alone ("the lone ...") or which side its script lies on
+("... on the left").
 
 Written from Scratch's vocabulary and everyday English, never from a benchmark's task files.
 """
@@ -103,6 +104,12 @@ class Labeller:
             if sum(self.label(o, "bare") == outer for o in self.order) == 1:
                 loop = "loop" if "repeat" in outer or "forever" in outer else "block"
                 return Named(label, f" inside the '{outer}' {loop}")
+        lone = [other for other in same if _is_lone(self.blocks, other)]
+        if lone == [block_id] and self.rng.random() < 0.6:
+            return Named(label, self.rng.choice(LONE))
+        side = _side(self.blocks, block_id, same)
+        if side is not None and self.rng.random() < 0.6:
+            return Named(label, f" on the {side}")
         nth = same.index(block_id)
         return (
             Named(
@@ -169,6 +176,35 @@ def _wrapped_value(text: str) -> bool:
     return len(text) > 1 and text[0] + text[-1] in ("()", "<>")
 
 
+def _is_lone(blocks: dict[str, Any], block_id: str) -> bool:
+    """Whether the block stands alone on the canvas: in no script, nothing joined under it."""
+    b = blocks[block_id]
+    return bool(b.get("topLevel")) and not b.get("next")
+
+
+def _script_x(blocks: dict[str, Any], block_id: str) -> float:
+    """The workspace x of the top of the block's script."""
+    seen, bid = 0, block_id
+    while blocks[bid].get("parent") and seen < 200:
+        bid, seen = blocks[bid]["parent"], seen + 1
+    return float(blocks[bid].get("x", 0))
+
+
+SIDE_GAP = 150.0  # workspace units: scripts at least this far apart read as left and right
+
+
+def _side(blocks: dict[str, Any], block_id: str, same: list[str]) -> str | None:
+    """'left' or 'right' where the block's script lies clearly left (right) of every other
+    block in ``same`` (blocks showing the same label), else None."""
+    x = _script_x(blocks, block_id)
+    others = [_script_x(blocks, o) for o in same if o != block_id]
+    if others and all(o >= x + SIDE_GAP for o in others):
+        return "left"
+    if others and all(o <= x - SIDE_GAP for o in others):
+        return "right"
+    return None
+
+
 def _reading_order(blocks: dict[str, Any]) -> list[str]:
     """Non-shadow blocks in reading order: scripts top to bottom, each depth-first."""
     tops = sorted(
@@ -194,9 +230,10 @@ def _reading_order(blocks: dict[str, Any]) -> list[str]:
 
 # -- phrases ------------------------------------------------------------------------------------
 def quoted(named: Named, rng: random.Random, article: bool = True) -> str:
-    """``'move (10) steps'``, ``the second 'move' block``, ``the 'if' block inside the ...``."""
+    """``'move (10) steps'``, ``the second 'move' block``, ``the lone 'move' block``, ``the
+    'if' block inside the ...``, ``the 'move' block on the left``."""
     q = f"'{named.label}'"
-    if named.qualifier and named.qualifier in ORDINALS:
+    if named.qualifier and (named.qualifier in ORDINALS or named.qualifier in LONE):
         return f"the {named.qualifier} {q} block"
     if named.qualifier:
         return f"the {q} block{named.qualifier}"
