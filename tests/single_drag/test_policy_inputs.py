@@ -421,5 +421,82 @@ def test_ordinals_count_canvas_blocks_in_script_order_and_else_branches_are_told
     ranks = mouth_ranks(container, where, box)[0]
     assert ranks[4:7, 0].tolist() == [0.0, 0.0, 1.0]  # 'hide' starts the else branch
     assert ranks[4, 1].item() == 1.0 and ranks[1, 1].item() == 0.0  # both mouths hold blocks
-    with pytest.raises(ValueError, match=r"layout must be one of \(1, 2\), got 3"):
-        DragPolicyNet(layout=3)
+    with pytest.raises(ValueError, match=r"layout must be one of \(1, 2, 3\), got 4"):
+        DragPolicyNet(layout=4)
+
+
+def test_an_if_else_with_one_filled_mouth_tells_which_mouth_holds_the_blocks():
+    """``else_mouths`` (``layout=3``) reads from the geometry which mouth of an if-else a lone
+    filled mouth is: a stack nearer the C-block's bottom starts the else branch, one nearer its
+    top the first mouth; the C-block says which of its mouths hold blocks. A plain 'if' block's
+    mouth is never an else branch, and a layout-3 network runs on such a scene."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import (
+        DragPolicyNet,
+        containers,
+        else_mouths,
+        mouth_ranks,
+    )
+
+    elements = [
+        {"type": "block", "text": "if then else", "x": 100, "y": 100, "w": 200, "h": 220},  # 0
+        {"type": "block", "text": "hide", "x": 116, "y": 220, "w": 100, "h": 48},  # 1: else
+        {"type": "block", "text": "if then else", "x": 400, "y": 100, "w": 200, "h": 220},  # 2
+        {"type": "block", "text": "show", "x": 416, "y": 148, "w": 100, "h": 48},  # 3: first
+        {"type": "block", "text": "if then", "x": 700, "y": 100, "w": 200, "h": 124},  # 4
+        {"type": "block", "text": "say hi", "x": 716, "y": 148, "w": 100, "h": 48},  # 5
+    ]  # fmt: skip
+    obs = _one_observation(torch, elements, "Put it into the else branch of 'if then else'")
+    box, kinds = obs["element_box"], obs["element_type"]
+    container, where = containers(box, kinds)
+    assert container[0, :6].tolist() == [0, 0, 2, 2, 4, 4]
+    # one first block per C-block: by order alone, none of them starts a second mouth
+    assert mouth_ranks(container, where, box)[0, :6, 0].tolist() == [0.0] * 6
+    mouths = else_mouths(container, where, box, kinds, obs["element_tokens"])[0]
+    assert mouths[:6, 0].tolist() == [0.0, 1.0, 0.0, 0.0, 0.0, 0.0]  # 'hide' starts the else
+    assert mouths[0, 1:].tolist() == [0.0, 1.0]  # first mouth empty, else branch filled
+    assert mouths[2, 1:].tolist() == [1.0, 0.0]  # first mouth filled, else branch empty
+    assert mouths[4, 1:].tolist() == [0.0, 0.0]  # a plain 'if': no if-else mouths
+    net = DragPolicyNet(layout=3).eval()
+    with torch.no_grad():
+        out = net(obs)
+    assert out["drop_logits"].shape == out["grab_logits"].shape
+
+
+def test_the_lone_block_and_the_scripts_side_are_read_for_equally_named_blocks():
+    """``qualifier_features`` (``layout=3``): of three 'move (10) steps' blocks, the one in no
+    script is the lone one, and of the equally best matches the left script's block is the
+    leftmost and the right script's the rightmost, though it sits lower; a block matching
+    alone is neither."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import (
+        containers,
+        match_features,
+        qualifier_features,
+        script_heads,
+    )
+
+    elements = [
+        {"type": "block", "text": "when flag clicked", "x": 100, "y": 100, "w": 120, "h": 64},  # 0
+        {"type": "block", "text": "move 10 steps", "x": 100, "y": 164, "w": 120, "h": 48},  # 1
+        {"type": "block", "text": "move 10 steps", "x": 400, "y": 300, "w": 120, "h": 48},  # 2
+        {"type": "block", "text": "when this sprite clicked", "x": 700, "y": 100, "w": 150,
+         "h": 64},  # 3
+        {"type": "block", "text": "say hi", "x": 700, "y": 164, "w": 120, "h": 48},  # 4
+        {"type": "block", "text": "move 10 steps", "x": 700, "y": 212, "w": 120, "h": 48},  # 5
+    ]  # fmt: skip
+    obs = _one_observation(torch, elements, "Drag the lone 'move 10 steps' block under 'say hi'")
+    box, kinds, ins = obs["element_box"], obs["element_type"], obs["instruction"]
+    container, where = containers(box, kinds)
+    head, ends = script_heads(box, kinds)
+    segment = (ins == tokens.QUOTE).long().cumsum(1)
+    word = (ins != tokens.QUOTE) & (ins != tokens.PAD)
+    for phrase, lone_left_right in (
+        (word & (segment == 1), ([0, 0, 1, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1])),
+        (word & (segment == 3), ([0, 0, 1, 0, 0, 0], [0] * 6, [0] * 6)),  # 'say hi' alone
+    ):
+        features = match_features(ins, phrase, obs["element_tokens"], box)
+        q = qualifier_features(features, box, kinds, head, ends, container)[0, :6]
+        assert [q[:, i].tolist() for i in range(3)] == [
+            [float(v) for v in row] for row in lone_left_right
+        ]

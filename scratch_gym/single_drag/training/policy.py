@@ -58,8 +58,11 @@ MAX_RANK = 9  # ordinals the grammar writes: first .. ninth
 HEADER_PX = 10.0  # a block this close below its container's top sits in a slot, not a mouth
 # how the network reads the scene's layout: 1 ranks ordinals in screen order over every
 # element; 2 ranks them in script order on the element's own side (``script_order``) and tells
-# which mouth of a C-block a block starts (``mouth_ranks``)
-LAYOUTS = (1, 2)
+# which mouth of a C-block a block starts (``mouth_ranks``); 3 also tells an if-else's mouths
+# apart by the geometry when only one of them holds blocks (``else_mouths``) and reads the
+# grammar's qualifiers "lone" and "on the left/right" (``qualifier_features``)
+LAYOUTS = (1, 2, 3)
+ELSE = tokens.word_id("else")  # an if-else's label reads "if then else"
 
 
 def match_features(
@@ -198,6 +201,38 @@ def script_heads(
     return head, ends.float()
 
 
+def script_roots(head: torch.Tensor, container: torch.Tensor) -> torch.Tensor:
+    """(B, K) the top block of each element's top-level script, from ``script_heads`` and
+    ``containers``: out of a mouth or slot, up to the top of that script, nested 6 deep."""
+    root = head
+    for _ in range(6):
+        root = torch.gather(head, 1, torch.gather(container, 1, root))
+    return root
+
+
+def qualifier_features(
+    features: torch.Tensor,
+    box: torch.Tensor,
+    kinds: torch.Tensor,
+    head: torch.Tensor,
+    ends: torch.Tensor,
+    container: torch.Tensor,
+) -> torch.Tensor:
+    """(B, K, 3) what the grammar's qualifiers read, for one phrase's ``match_features``: 1.0
+    where the element is a lone canvas block (no block above or under it, in no mouth or slot:
+    "the lone 'A' block"), and, where several elements match the phrase equally best, where
+    its script lies left of (right of) every other one's ("the 'A' block on the left")."""
+    own = torch.arange(kinds.shape[1], device=kinds.device).expand_as(kinds)
+    lone = (kinds == BLOCK) & (head == own) & (ends > 0) & (container == own)
+    best = features[..., 4] > 0
+    x = torch.gather(box[..., 0].float(), 1, script_roots(head, container))
+    several = best.sum(-1, keepdim=True) > 1
+    inf = torch.full_like(x, float("inf"))
+    left = best & several & (x <= torch.where(best, x, inf).min(-1, keepdim=True).values + 1e-4)
+    right = best & several & (x >= torch.where(best, x, -inf).max(-1, keepdim=True).values - 1e-4)
+    return torch.stack([lone.float(), left.float(), right.float()], -1)
+
+
 def script_order(
     box: torch.Tensor, kinds: torch.Tensor, head: torch.Tensor, container: torch.Tensor
 ) -> tuple[torch.Tensor, torch.Tensor]:
@@ -206,9 +241,7 @@ def script_order(
     to bottom, each read down) from ``script_heads`` and ``containers`` (a block in a mouth or
     slot belongs to its C-block's script), and (B, K) whether the element lies in the palette
     (a palette block or inside one): "the second 'move' block" counts canvas blocks only."""
-    root = head
-    for _ in range(6):  # out of a mouth or slot, up to the top of that script, nested 6 deep
-        root = torch.gather(head, 1, torch.gather(container, 1, root))
+    root = script_roots(head, container)
     px = (box[..., :2].float() * torch.as_tensor(SCREEN[:2])).round().long().clamp(0, 2047)
     x, y = px[..., 0], px[..., 1]
     key = torch.gather(y, 1, root) * 2048 + torch.gather(x, 1, root)
@@ -229,6 +262,35 @@ def mouth_ranks(container: torch.Tensor, where: torch.Tensor, box: torch.Tensor)
     second = (same & (y[:, None, :] < y[:, :, None] - 1e-4)).any(-1) & first
     filled = torch.zeros_like(y).scatter_add(1, container, first.float() * 0.5)
     return torch.stack([second.float(), filled], -1)
+
+
+def else_mouths(
+    container: torch.Tensor,
+    where: torch.Tensor,
+    box: torch.Tensor,
+    kinds: torch.Tensor,
+    el_tok: torch.Tensor,
+) -> torch.Tensor:
+    """(B, K, 3) from ``containers``, for if-else blocks (their label holds "else"): per block,
+    1.0 where it starts the second mouth, and per C-block whether its first and its second
+    mouth hold blocks. Read from the geometry, so it holds when only one mouth is filled
+    (``mouth_ranks`` then sees one first block and cannot tell): a mouth's stack lies nearer
+    the C-block's top in the first mouth (the header above it; the else row, the other mouth
+    and the bottom arm below) and nearer its bottom in the second (the header, the first mouth
+    and the else row above; the bottom arm below)."""
+    first = where[..., 0] > 0
+    px = box.float() * torch.as_tensor(SCREEN)
+    y, h = px[..., 1], px[..., 3]
+    top = y - torch.gather(y, 1, container)
+    bottom = torch.gather(y + h, 1, container) - (y + stack_heights(box, kinds))
+    two = (kinds == BLOCK) & (el_tok == ELSE).any(-1)
+    second = first & torch.gather(two, 1, container) & (top > bottom)
+    zeros = torch.zeros_like(y)
+    filled = [
+        zeros.scatter_add(1, container, mouth.float()).clamp(max=1.0)
+        for mouth in (first & ~second & torch.gather(two, 1, container), second)
+    ]  # fmt: skip
+    return torch.stack([second.float(), *filled], -1)
 
 
 def phrase_masks(ins: torch.Tensor) -> tuple[torch.Tensor, ...]:
@@ -349,7 +411,12 @@ class DragPolicyNet(nn.Module):
     With ``layout=2`` ordinals are ranked as the grammar counts them (script order, canvas and
     palette apart: ``script_order``), and the mouth features also say whether a block starts a
     C-block's second mouth and how many of a C-block's mouths hold blocks (``mouth_ranks``):
-    "into the else branch of 'A'" tells the else branch's first block from the first mouth's."""
+    "into the else branch of 'A'" tells the else branch's first block from the first mouth's.
+    ``layout=3`` adds ``else_mouths``: which mouth of an if-else a block starts, read from the
+    geometry, and which of its mouths hold blocks, so a lone filled mouth is placed too; and
+    ``qualifier_features`` for both phrases: which equally named element stands alone, and
+    whose script lies leftmost or rightmost. The shipped checkpoint is layout 3 (since 6
+    December 2026)."""
 
     def __init__(
         self,
@@ -377,7 +444,11 @@ class DragPolicyNet(nn.Module):
         self.match_all = nn.Linear(MATCH_FEATURES + MAX_RANK, width)
         self.slot_rank = nn.Linear(MAX_RANK, width)
         self.script = nn.Linear(MATCH_FEATURES + MAX_RANK + 1, width)
-        self.mouth = nn.Linear(MATCH_FEATURES + MAX_RANK + (4 if layout >= 2 else 2), width)
+        # the qualifiers' inputs (``qualifier_features``), layout 3 on
+        self.qualify = nn.Linear(3, width) if layout >= 3 else None
+        # the mouth inputs: ``containers``, then ``mouth_ranks``, then ``else_mouths``
+        mouth_inputs = {1: 2, 2: 4, 3: 7}[layout]
+        self.mouth = nn.Linear(MATCH_FEATURES + MAX_RANK + mouth_inputs, width)
 
         def mlp(inputs: int, outputs: int) -> nn.Sequential:
             return nn.Sequential(
@@ -423,9 +494,17 @@ class DragPolicyNet(nn.Module):
         children = header_children(container, where)
         head, ends = script_heads(box, kinds)
         order = script_order(box, kinds, head, container) if self.layout >= 2 else None
-        m_src = self.match(match_features(ins, src_mask, el_tok, box, children, order))
+        src_features = match_features(ins, src_mask, el_tok, box, children, order)
+        m_src = self.match(src_features)
         tgt_features = match_features(ins, tgt_mask, el_tok, box, children, order)
         m_tgt = self.match(tgt_features)
+        if self.layout >= 3:  # "the lone 'A' block", "the 'A' block on the left"
+            m_src = m_src + self.qualify(
+                qualifier_features(src_features, box, kinds, head, ends, container)
+            )
+            m_tgt = m_tgt + self.qualify(
+                qualifier_features(tgt_features, box, kinds, head, ends, container)
+            )
         holder, slot_rank = slot_holders(box, kinds)
         # an input's holder block as the target phrase names it, and its place in that block
         m_holder = self.match(_gather(tgt_features, holder))
@@ -437,6 +516,8 @@ class DragPolicyNet(nn.Module):
         mouth = [_gather(tgt_features, container), where]
         if self.layout >= 2:  # which mouth a block starts, and how many mouths hold blocks
             mouth.append(mouth_ranks(container, where, box))
+        if self.layout >= 3:  # which mouth of an if-else, when only one of them holds blocks
+            mouth.append(else_mouths(container, where, box, kinds, el_tok))
         m_mouth = self.mouth(torch.cat(mouth, -1))
         in_mouth = where[..., 0]
         m_all = self.match_all(match_features(ins, word, el_tok, box, order=order))  # all words
