@@ -317,9 +317,9 @@ def main() -> None:
     ap.add_argument("--rl-share", type=float, default=0.25, help="share of updates for RL")
     ap.add_argument("--eval-every", type=int, default=100, help="curve point every N updates")
     ap.add_argument("--workers", type=int, default=2, help="editor pages capturing the pools")
-    ap.add_argument("--layout", type=int, choices=LAYOUTS, default=1,
-                    help="how the network reads the scene's layout (DragPolicyNet; 2 was no "
-                         "better on the validation pool: docs/training.md)")  # fmt: skip
+    ap.add_argument("--layout", type=int, choices=LAYOUTS, default=3,
+                    help="how the network reads the scene's layout (DragPolicyNet; the shipped "
+                         "checkpoint's is 3: docs/training.md)")  # fmt: skip
     ap.add_argument("--rewordings", type=int, default=6,
                     help="other wordings of each training instruction (0: the captured one only)")  # fmt: skip
     args = ap.parse_args()
