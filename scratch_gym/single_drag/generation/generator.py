@@ -295,7 +295,7 @@ def _instruction(
     if spot.kind == "insert":
         extra["next"] = grammar.quoted(labeller.name(block["next"], moved), rng, article=False)
     if spot.kind == "below" and block.get("parent") and not block.get("next"):
-        top = _script_top(blocks, spot.block)
+        top = grammar.script_top(blocks, spot.block)
         if top != spot.block and blocks[top]["opcode"].startswith(("event_", "control_start")):
             extra["script_top"] = grammar.quoted(labeller.name(top, moved), rng, article=False)
     if spot.kind == "c_mouth":
@@ -363,13 +363,6 @@ def _stack_ids(blocks: dict[str, Any], top: str) -> set[str]:
             todo.append(b["next"])
         todo += [r[1] for r in b.get("inputs", {}).values() if len(r) > 1 and isinstance(r[1], str)]
     return out
-
-
-def _script_top(blocks: dict[str, Any], block_id: str) -> str:
-    bid = block_id
-    while blocks[bid].get("parent"):
-        bid = blocks[bid]["parent"]
-    return bid
 
 
 def _overlapping(geo: Geometry) -> bool:

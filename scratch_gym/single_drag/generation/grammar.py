@@ -182,12 +182,17 @@ def _is_lone(blocks: dict[str, Any], block_id: str) -> bool:
     return bool(b.get("topLevel")) and not b.get("next")
 
 
-def _script_x(blocks: dict[str, Any], block_id: str) -> float:
-    """The workspace x of the top of the block's script."""
+def script_top(blocks: dict[str, Any], block_id: str) -> str:
+    """The top block of the block's script (its parents followed up, at most 200)."""
     seen, bid = 0, block_id
     while blocks[bid].get("parent") and seen < 200:
         bid, seen = blocks[bid]["parent"], seen + 1
-    return float(blocks[bid].get("x", 0))
+    return bid
+
+
+def _script_x(blocks: dict[str, Any], block_id: str) -> float:
+    """The workspace x of the top of the block's script."""
+    return float(blocks[script_top(blocks, block_id)].get("x", 0))
 
 
 SIDE_GAP = 150.0  # workspace units: scripts at least this far apart read as left and right
