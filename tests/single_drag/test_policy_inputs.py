@@ -436,6 +436,7 @@ def test_an_if_else_with_one_filled_mouth_tells_which_mouth_holds_the_blocks():
         containers,
         else_mouths,
         mouth_ranks,
+        stack_heights,
     )
 
     elements = [
@@ -452,7 +453,8 @@ def test_an_if_else_with_one_filled_mouth_tells_which_mouth_holds_the_blocks():
     assert container[0, :6].tolist() == [0, 0, 2, 2, 4, 4]
     # one first block per C-block: by order alone, none of them starts a second mouth
     assert mouth_ranks(container, where, box)[0, :6, 0].tolist() == [0.0] * 6
-    mouths = else_mouths(container, where, box, kinds, obs["element_tokens"])[0]
+    stack = stack_heights(box, kinds)
+    mouths = else_mouths(container, where, box, kinds, obs["element_tokens"], stack)[0]
     assert mouths[:6, 0].tolist() == [0.0, 1.0, 0.0, 0.0, 0.0, 0.0]  # 'hide' starts the else
     assert mouths[0, 1:].tolist() == [0.0, 1.0]  # first mouth empty, else branch filled
     assert mouths[2, 1:].tolist() == [1.0, 0.0]  # first mouth filled, else branch empty

@@ -270,8 +270,10 @@ def else_mouths(
     box: torch.Tensor,
     kinds: torch.Tensor,
     el_tok: torch.Tensor,
+    stack: torch.Tensor,
 ) -> torch.Tensor:
-    """(B, K, 3) from ``containers``, for if-else blocks (their label holds "else"): per block,
+    """(B, K, 3) from ``containers`` and ``stack_heights`` (``stack``, px), for if-else blocks
+    (their label holds "else"): per block,
     1.0 where it starts the second mouth, and per C-block whether its first and its second
     mouth hold blocks. Read from the geometry, so it holds when only one mouth is filled
     (``mouth_ranks`` then sees one first block and cannot tell): a mouth's stack lies nearer
@@ -282,13 +284,13 @@ def else_mouths(
     px = box.float() * torch.as_tensor(SCREEN)
     y, h = px[..., 1], px[..., 3]
     top = y - torch.gather(y, 1, container)
-    bottom = torch.gather(y + h, 1, container) - (y + stack_heights(box, kinds))
-    two = (kinds == BLOCK) & (el_tok == ELSE).any(-1)
-    second = first & torch.gather(two, 1, container) & (top > bottom)
+    bottom = torch.gather(y + h, 1, container) - (y + stack)
+    in_if_else = torch.gather((kinds == BLOCK) & (el_tok == ELSE).any(-1), 1, container)
+    second = first & in_if_else & (top > bottom)
     zeros = torch.zeros_like(y)
     filled = [
         zeros.scatter_add(1, container, mouth.float()).clamp(max=1.0)
-        for mouth in (first & ~second & torch.gather(two, 1, container), second)
+        for mouth in (first & ~second & in_if_else, second)
     ]  # fmt: skip
     return torch.stack([second.float(), *filled], -1)
 
@@ -493,6 +495,7 @@ class DragPolicyNet(nn.Module):
         container, where = containers(box, kinds)
         children = header_children(container, where)
         head, ends = script_heads(box, kinds)
+        stack = stack_heights(box, kinds)  # px
         order = script_order(box, kinds, head, container) if self.layout >= 2 else None
         src_features = match_features(ins, src_mask, el_tok, box, children, order)
         m_src = self.match(src_features)
@@ -517,7 +520,7 @@ class DragPolicyNet(nn.Module):
         if self.layout >= 2:  # which mouth a block starts, and how many mouths hold blocks
             mouth.append(mouth_ranks(container, where, box))
         if self.layout >= 3:  # which mouth of an if-else, when only one of them holds blocks
-            mouth.append(else_mouths(container, where, box, kinds, el_tok))
+            mouth.append(else_mouths(container, where, box, kinds, el_tok, stack))
         m_mouth = self.mouth(torch.cat(mouth, -1))
         in_mouth = where[..., 0]
         m_all = self.match_all(match_features(ins, word, el_tok, box, order=order))  # all words
@@ -544,7 +547,7 @@ class DragPolicyNet(nn.Module):
             "origin_logits": origin_logits,
             "relation_inputs": torch.cat([context, src_phrase], -1),
             "size": box[..., 2:] * torch.as_tensor(SCREEN[2:]) / OFFSET_PX,
-            "stack": stack_heights(box, kinds) / OFFSET_PX,
+            "stack": stack / OFFSET_PX,
             "kinds": kinds,
             "grab_logits": grab_logits.masked_fill(~grab_ok, neg),
             "grab_offset": g[..., 1:3],
