@@ -273,9 +273,8 @@ def else_mouths(
     stack: torch.Tensor,
 ) -> torch.Tensor:
     """(B, K, 3) from ``containers`` and ``stack_heights`` (``stack``, px), for if-else blocks
-    (their label holds "else"): per block,
-    1.0 where it starts the second mouth, and per C-block whether its first and its second
-    mouth hold blocks. Read from the geometry, so it holds when only one mouth is filled
+    (their label holds "else"): per block, 1.0 where it starts the second mouth, and per
+    C-block whether its first and its second mouth hold blocks. Read from the geometry, so it holds when only one mouth is filled
     (``mouth_ranks`` then sees one first block and cannot tell): a mouth's stack lies nearer
     the C-block's top in the first mouth (the header above it; the else row, the other mouth
     and the bottom arm below) and nearer its bottom in the second (the header, the first mouth
