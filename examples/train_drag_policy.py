@@ -163,7 +163,9 @@ def dropped_words(obs: dict[str, np.ndarray], rng, share: float = 0.1) -> dict[s
     return {**obs, "instruction": out}
 
 
-def bc_loss(net, obs, grab, drop, start, end, relation) -> torch.Tensor:
+def bc_loss(net, obs, grab, drop, start, end, relation, pick=None) -> torch.Tensor:
+    """Cloning loss; the drop head learns to pick ``pick`` (default ``drop``: a layout-4 network
+    picks a mouth's C-block) and the drop offset is fitted on ``drop``, where it is placed."""
     t = to_tensors(obs)
     out = net(t, grab)  # the drop head sees the demonstrated grab
     b = torch.arange(len(grab))
@@ -178,7 +180,7 @@ def bc_loss(net, obs, grab, drop, start, end, relation) -> torch.Tensor:
     return (
         F.cross_entropy(out["grab_logits"], grab)
         + origin
-        + F.cross_entropy(out["drop_logits"], drop)
+        + F.cross_entropy(out["drop_logits"], drop if pick is None else pick)
         + F.cross_entropy(out["relation_logits"], relation)
         + 20 * F.smooth_l1_loss(out["grab_offset"][b, grab], want_grab, beta=0.05)
         + 20 * F.smooth_l1_loss(out["drop_offset"][b, drop], want_drop, beta=0.05)
@@ -247,9 +249,11 @@ def train(
             obs = reworded(observations(train_pool, idx, settings), idx, settings, wordings, rng)
             obs, start, end = shifted(obs, targets.start[pick], targets.end[pick], rng)
             obs = dropped_words(unquoted(obs, rng), rng)
+            picked = targets.pick[pick] if net.layout >= 4 else targets.drop[pick]
             loss = bc_loss(net, obs, torch.as_tensor(targets.grab[pick]),
                            torch.as_tensor(targets.drop[pick]), start, end,
-                           torch.as_tensor(targets.relation[pick]))  # fmt: skip
+                           torch.as_tensor(targets.relation[pick]),
+                           torch.as_tensor(picked))  # fmt: skip
         else:
             idx = rng.choice(gen_idx, size=256)
             settings = rng.integers(len(SETTINGS), size=256)
@@ -317,9 +321,9 @@ def main() -> None:
     ap.add_argument("--rl-share", type=float, default=0.25, help="share of updates for RL")
     ap.add_argument("--eval-every", type=int, default=100, help="curve point every N updates")
     ap.add_argument("--workers", type=int, default=2, help="editor pages capturing the pools")
-    ap.add_argument("--layout", type=int, choices=LAYOUTS, default=3,
+    ap.add_argument("--layout", type=int, choices=LAYOUTS, default=4,
                     help="how the network reads the scene's layout (DragPolicyNet; the shipped "
-                         "checkpoint's is 3: docs/training.md)")  # fmt: skip
+                         "checkpoint's is 4: docs/training.md)")  # fmt: skip
     ap.add_argument("--rewordings", type=int, default=6,
                     help="other wordings of each training instruction (0: the captured one only)")  # fmt: skip
     args = ap.parse_args()

@@ -421,8 +421,8 @@ def test_ordinals_count_canvas_blocks_in_script_order_and_else_branches_are_told
     ranks = mouth_ranks(container, where, box)[0]
     assert ranks[4:7, 0].tolist() == [0.0, 0.0, 1.0]  # 'hide' starts the else branch
     assert ranks[4, 1].item() == 1.0 and ranks[1, 1].item() == 0.0  # both mouths hold blocks
-    with pytest.raises(ValueError, match=r"layout must be one of \(1, 2, 3\), got 4"):
-        DragPolicyNet(layout=4)
+    with pytest.raises(ValueError, match=r"layout must be one of \(1, 2, 3, 4\), got 5"):
+        DragPolicyNet(layout=5)
 
 
 def test_an_if_else_with_one_filled_mouth_tells_which_mouth_holds_the_blocks():
@@ -502,3 +502,61 @@ def test_the_lone_block_and_the_scripts_side_are_read_for_equally_named_blocks()
         assert [q[:, i].tolist() for i in range(3)] == [
             [float(v) for v in row] for row in lone_left_right
         ]
+
+
+def test_a_layout_4_drop_into_a_mouth_is_placed_on_the_mouths_first_block_when_it_holds_one():
+    """``layout=4``: the drop head picks the C-block a drop into its mouth names, and
+    ``placed`` moves the drop onto the first block of that mouth (the first for "c_mouth", the
+    else branch for "else") where the mouth holds blocks; an empty mouth, another relation or
+    a block with no mouth keeps the picked element."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import (
+        RELATIONS,
+        DragPolicyNet,
+        containers,
+        else_mouths,
+        mouth_blocks,
+        placed,
+        points,
+        stack_heights,
+    )
+
+    elements = [
+        {"type": "block", "text": "if then else", "x": 100, "y": 100, "w": 200, "h": 220},  # 0
+        {"type": "block", "text": "hide", "x": 116, "y": 220, "w": 100, "h": 48},  # 1: else
+        {"type": "block", "text": "if then else", "x": 400, "y": 100, "w": 200, "h": 220},  # 2
+        {"type": "block", "text": "show", "x": 416, "y": 148, "w": 100, "h": 48},  # 3: first
+        {"type": "block", "text": "if then", "x": 700, "y": 100, "w": 200, "h": 124},  # 4
+        {"type": "block", "text": "say hi", "x": 716, "y": 148, "w": 100, "h": 48},  # 5
+        {"type": "flyout_block", "text": "wait 1 seconds", "x": 20, "y": 100, "w": 120, "h": 40},
+    ]  # fmt: skip
+    obs = _one_observation(torch, elements, "Put 'wait' into the mouth of 'if then'")
+    box, kinds = obs["element_box"], obs["element_type"]
+    container, where = containers(box, kinds)
+    mouths = else_mouths(
+        container, where, box, kinds, obs["element_tokens"], stack_heights(box, kinds)
+    )
+    blocks = mouth_blocks(container, where, mouths[..., 0])
+    assert blocks[0, :6].tolist() == [[0, 1], [1, 1], [3, 2], [3, 3], [5, 4], [5, 5]]
+
+    cases = [  # (picked, relation, placed on)
+        (0, "c_mouth", 0), (0, "else", 1), (2, "c_mouth", 3), (2, "else", 2),
+        (4, "c_mouth", 5), (4, "below", 4), (1, "else", 1),
+    ]  # fmt: skip
+    n = len(cases)
+    logits = torch.full((n, len(RELATIONS)), -9.0)
+    for row, (_, relation, _) in enumerate(cases):
+        logits[row, RELATIONS.index(relation)] = 9.0
+    out = {"mouth_blocks": blocks.expand(n, -1, -1), "relation_logits": logits}
+    picked = torch.tensor([c[0] for c in cases])
+    assert placed(out, picked).tolist() == [c[2] for c in cases]
+    assert placed({"relation_logits": logits}, picked).tolist() == picked.tolist()  # layout 3
+
+    net = DragPolicyNet(layout=4).eval()
+    with torch.no_grad():
+        out = net(obs, grab=torch.tensor([6]))
+        out["relation_logits"] = logits[4:5]  # c_mouth
+        out["drop_offset"] = torch.zeros_like(out["drop_offset"])
+        _, end = points(obs, out, torch.tensor([6]), torch.tensor([4]))
+    px = box[0, 5, :2] * torch.tensor([1280.0, 720.0])
+    assert torch.allclose(end[0], px + (out["grab_offset"][0, 6] * 100.0), atol=1e-3)

@@ -60,8 +60,10 @@ HEADER_PX = 10.0  # a block this close below its container's top sits in a slot,
 # element; 2 ranks them in script order on the element's own side (``script_order``) and tells
 # which mouth of a C-block a block starts (``mouth_ranks``); 3 also tells an if-else's mouths
 # apart by the geometry when only one of them holds blocks (``else_mouths``) and reads the
-# grammar's qualifiers "lone" and "on the left/right" (``qualifier_features``)
-LAYOUTS = (1, 2, 3)
+# grammar's qualifiers "lone" and "on the left/right" (``qualifier_features``); 4 also picks
+# the C-block itself for a drop into one of its mouths, and the drop is placed on the mouth's
+# first block by the geometry when the mouth holds blocks (``mouth_blocks``)
+LAYOUTS = (1, 2, 3, 4)
 ELSE = tokens.word_id("else")  # an if-else's label reads "if then else"
 
 
@@ -294,6 +296,41 @@ def else_mouths(
     return torch.stack([second.float(), *filled], -1)
 
 
+def mouth_blocks(
+    container: torch.Tensor, where: torch.Tensor, second: torch.Tensor
+) -> torch.Tensor:
+    """(B, K, 2) from ``containers`` and ``else_mouths`` (``second``: 1.0 where a block starts
+    an if-else's second mouth): per C-block, the index of the first block of its first mouth
+    and of its second mouth, the C-block itself where that mouth is empty (every other
+    element: itself). "Into the mouth of 'A'" names 'A'; where its mouth holds blocks the new
+    block goes where the first of them is (``placed``)."""
+    first = where[..., 0] > 0
+    k = container.shape[1]
+    own = torch.arange(k, device=container.device).expand_as(container)
+    holds = nn.functional.one_hot(container, k).bool().transpose(1, 2)  # [b, c, j]: j inside c
+    holds = holds & first[:, None, :]
+    out = []
+    for mouth in (~(second > 0), second > 0):
+        starts = holds & mouth[:, None, :]
+        out.append(torch.where(starts.any(-1), starts.float().argmax(-1), own))
+    return torch.stack(out, -1)
+
+
+def placed(out: dict[str, torch.Tensor], drop: torch.Tensor) -> torch.Tensor:
+    """(B,) the element a drop is placed on: ``drop`` itself, or, for a layout-4 network whose
+    relation head reads a drop into a mouth ("c_mouth", "else"), the first block of that
+    mouth of the picked C-block when the mouth holds blocks (``mouth_blocks``)."""
+    blocks = out.get("mouth_blocks")
+    if blocks is None:
+        return drop
+    b = torch.arange(len(drop))
+    relation = out["relation_logits"].argmax(1)
+    into = blocks[b, drop]  # (B, 2)
+    first = relation == RELATIONS.index("c_mouth")
+    second = relation == RELATIONS.index("else")
+    return torch.where(first, into[:, 0], torch.where(second, into[:, 1], drop))
+
+
 def phrase_masks(ins: torch.Tensor) -> tuple[torch.Tensor, ...]:
     """Per instruction token: its segment (0 before, 1 in, 2 between, 3 in, 4 after the quoted
     phrases), whether it is a word, and whether it is a word of the first (the block to grab)
@@ -416,8 +453,11 @@ class DragPolicyNet(nn.Module):
     ``layout=3`` adds ``else_mouths``: which mouth of an if-else a block starts, read from the
     geometry, and which of its mouths hold blocks, so a lone filled mouth is placed too; and
     ``qualifier_features`` for both phrases: which equally named element stands alone, and
-    whose script lies leftmost or rightmost. The shipped checkpoint is layout 3 (since 6
-    December 2026)."""
+    whose script lies leftmost or rightmost. With ``layout=4`` a drop into a mouth picks the
+    C-block the instruction names (as every other relation picks the named block), and
+    ``placed`` puts it on the first block of that mouth where the mouth holds blocks
+    (``mouth_blocks``, read from the geometry): the network no longer has to find an unnamed
+    block inside the named one. The shipped checkpoint is layout 4 (since 6 December 2026)."""
 
     def __init__(
         self,
@@ -448,7 +488,7 @@ class DragPolicyNet(nn.Module):
         # the qualifiers' inputs (``qualifier_features``), layout 3 on
         self.qualify = nn.Linear(3, width) if layout >= 3 else None
         # the mouth inputs: ``containers``, then ``mouth_ranks``, then ``else_mouths``
-        mouth_inputs = {1: 2, 2: 4, 3: 7}[layout]
+        mouth_inputs = {1: 2, 2: 4, 3: 7, 4: 7}[layout]
         self.mouth = nn.Linear(MATCH_FEATURES + MAX_RANK + mouth_inputs, width)
 
         def mlp(inputs: int, outputs: int) -> nn.Sequential:
@@ -518,8 +558,12 @@ class DragPolicyNet(nn.Module):
         mouth = [_gather(tgt_features, container), where]
         if self.layout >= 2:  # which mouth a block starts, and how many mouths hold blocks
             mouth.append(mouth_ranks(container, where, box))
+        blocks = None
         if self.layout >= 3:  # which mouth of an if-else, when only one of them holds blocks
-            mouth.append(else_mouths(container, where, box, kinds, el_tok, stack))
+            mouths = else_mouths(container, where, box, kinds, el_tok, stack)
+            mouth.append(mouths)
+            if self.layout >= 4:  # a mouth's drop picks the C-block, placed by the geometry
+                blocks = mouth_blocks(container, where, mouths[..., 0])
         m_mouth = self.mouth(torch.cat(mouth, -1))
         in_mouth = where[..., 0]
         m_all = self.match_all(match_features(ins, word, el_tok, box, order=order))  # all words
@@ -572,6 +616,7 @@ class DragPolicyNet(nn.Module):
             "words": words,
             "drop_ok": drop_ok,
             "in_mouth": in_mouth,
+            "mouth_blocks": blocks,
         }
 
     def drop(self, state: dict[str, torch.Tensor], grab: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -608,6 +653,7 @@ class DragPolicyNet(nn.Module):
             "grab_logits": state["grab_logits"],
             "grab_offset": state["grab_offset"],
             "origin_logits": state["origin_logits"],
+            "mouth_blocks": state["mouth_blocks"],
             **self.drop(state, grab),
         }
 
@@ -640,8 +686,10 @@ def points(
     grab: torch.Tensor,
     drop: torch.Tensor,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Pixel (start, end) for chosen grab and drop element indices (B,)."""
+    """Pixel (start, end) for chosen grab and drop element indices (B,) (a layout-4 drop into a
+    mouth is placed on the mouth's first block: ``placed``)."""
     b = torch.arange(len(grab))
+    drop = placed(out, drop)
     boxes = obs["element_box"].float() * torch.as_tensor(SCREEN)
     src_xy = boxes[b, grab, :2]
     tgt_xy = boxes[b, drop, :2]
@@ -711,6 +759,7 @@ class Targets:
     start: np.ndarray  # (N, 2) px
     end: np.ndarray  # (N, 2) px
     relation: np.ndarray  # (N,) index into RELATIONS
+    pick: np.ndarray  # (N,) the element a layout-4 drop head picks (a mouth's C-block)
 
     def drop_offsets(self, pool: Pool) -> np.ndarray:
         """(N, 2): where the grabbed element's corner must go, from the drop element's corner,
@@ -760,7 +809,7 @@ def fit_linear_rule(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def bc_targets(pool: Pool) -> Targets:
     """The oracle's drag for every pooled task whose elements show both blocks, checked with the
     drag model (the drop that aligns the intended connections, from the start region's anchor)."""
-    rows: list[tuple[int, int, int, tuple[float, float], tuple[float, float], int]] = []
+    rows: list[tuple[int, int, int, tuple[float, float], tuple[float, float], int, int]] = []
     boxes = pool.elements["element_box"] * SCREEN
     kinds = pool.elements["element_type"]
     for i, snap in enumerate(pool.snapshots):
@@ -788,19 +837,45 @@ def bc_targets(pool: Pool) -> Targets:
         )  # fmt: skip
         if drop < 0:
             continue
+        pick = drop
         if RELATIONS[relation] in MOUTH_RELATIONS:
             drop = _first_in_mouth(boxes[i], kinds[i], connection, drop, exclude=grab)
-        rows.append((i, grab, drop, tuple(anchor), tuple(end), relation))
+            pick = _mouth_owner(pool.elements["element_box"][i], kinds[i], connection, drop)
+        rows.append((i, grab, drop, tuple(anchor), tuple(end), relation, pick))
     if not rows:
         raise ValueError("no pooled task has a usable oracle drag")
+    task, drop, relation = (np.array([r[k] for r in rows]) for k in (0, 2, 5))
     return Targets(
-        task=np.array([r[0] for r in rows]),
+        task=task,
         grab=np.array([r[1] for r in rows]),
-        drop=np.array([r[2] for r in rows]),
+        drop=drop,
         start=np.array([r[3] for r in rows], np.float32),
         end=np.array([r[4] for r in rows], np.float32),
-        relation=np.array([r[5] for r in rows]),
+        relation=relation,
+        pick=_placeable_picks(pool, task, drop, np.array([r[6] for r in rows]), relation),
     )
+
+
+def _placeable_picks(
+    pool: Pool, task: np.ndarray, drop: np.ndarray, pick: np.ndarray, relation: np.ndarray
+) -> np.ndarray:
+    """``pick`` where the geometry places a drop on it into the labelled mouth on ``drop``
+    (``mouth_blocks``, as a layout-4 policy acts), else ``drop`` itself: where the boxes hide
+    which C-block holds the mouth, the drop head learns to pick the mouth's first block."""
+    out = pick.copy()
+    for start in range(0, len(task), 256):
+        rows = slice(start, start + 256)
+        box = torch.as_tensor(pool.elements["element_box"][task[rows]])
+        kinds = torch.as_tensor(pool.elements["element_type"][task[rows]]).long()
+        el_tok = torch.as_tensor(pool.elements["element_tokens"][task[rows]]).long()
+        container, where = containers(box, kinds)
+        mouths = else_mouths(container, where, box, kinds, el_tok, stack_heights(box, kinds))
+        blocks = mouth_blocks(container, where, mouths[..., 0]).numpy()
+        b = np.arange(len(box))
+        mouth = (relation[rows] == RELATIONS.index("else")).astype(int)
+        into = blocks[b, pick[rows], mouth]
+        out[rows] = np.where(into == drop[rows], pick[rows], drop[rows])
+    return out
 
 
 def _containing(boxes: np.ndarray, kinds: np.ndarray, point: np.ndarray, allowed: set[int]) -> int:
@@ -836,6 +911,17 @@ def _first_in_mouth(
         if -16 <= x - point[0] <= 4 and abs(y - point[1]) <= 4 and x > cx + 3 and y > cy:
             return j
     return c_block
+
+
+def _mouth_owner(box: np.ndarray, kinds: np.ndarray, point: np.ndarray, drop: int) -> int:
+    """For a drop into a mouth labelled ``drop`` (``_first_in_mouth``): the C-block whose mouth
+    that is (``containers``) when ``drop`` is the mouth's first block (its corner at ``point``,
+    the connection), else ``drop`` (the C-block of an empty mouth)."""
+    x, y = box[drop, :2] * SCREEN[:2]
+    if not (-16 <= x - point[0] <= 4 and abs(y - point[1]) <= 4):
+        return drop
+    container, where = containers(torch.as_tensor(box[None]), torch.as_tensor(kinds[None]))
+    return int(container[0, drop]) if where[0, drop, 0] > 0 else drop
 
 
 def _nearest(
