@@ -425,6 +425,18 @@ def test_ordinals_count_canvas_blocks_in_script_order_and_else_branches_are_told
         DragPolicyNet(layout=5)
 
 
+# an if-else whose else branch holds 'hide', one whose first mouth holds 'show', and a plain 'if'
+# holding 'say hi'
+IF_ELSE_SCENE = [
+    {"type": "block", "text": "if then else", "x": 100, "y": 100, "w": 200, "h": 220},  # 0
+    {"type": "block", "text": "hide", "x": 116, "y": 220, "w": 100, "h": 48},  # 1: else
+    {"type": "block", "text": "if then else", "x": 400, "y": 100, "w": 200, "h": 220},  # 2
+    {"type": "block", "text": "show", "x": 416, "y": 148, "w": 100, "h": 48},  # 3: first
+    {"type": "block", "text": "if then", "x": 700, "y": 100, "w": 200, "h": 124},  # 4
+    {"type": "block", "text": "say hi", "x": 716, "y": 148, "w": 100, "h": 48},  # 5
+]  # fmt: skip
+
+
 def test_an_if_else_with_one_filled_mouth_tells_which_mouth_holds_the_blocks():
     """``else_mouths`` (``layout=3``) reads from the geometry which mouth of an if-else a lone
     filled mouth is: a stack nearer the C-block's bottom starts the else branch, one nearer its
@@ -439,15 +451,7 @@ def test_an_if_else_with_one_filled_mouth_tells_which_mouth_holds_the_blocks():
         stack_heights,
     )
 
-    elements = [
-        {"type": "block", "text": "if then else", "x": 100, "y": 100, "w": 200, "h": 220},  # 0
-        {"type": "block", "text": "hide", "x": 116, "y": 220, "w": 100, "h": 48},  # 1: else
-        {"type": "block", "text": "if then else", "x": 400, "y": 100, "w": 200, "h": 220},  # 2
-        {"type": "block", "text": "show", "x": 416, "y": 148, "w": 100, "h": 48},  # 3: first
-        {"type": "block", "text": "if then", "x": 700, "y": 100, "w": 200, "h": 124},  # 4
-        {"type": "block", "text": "say hi", "x": 716, "y": 148, "w": 100, "h": 48},  # 5
-    ]  # fmt: skip
-    obs = _one_observation(torch, elements, "Put it into the else branch of 'if then else'")
+    obs = _one_observation(torch, IF_ELSE_SCENE, "Put it into the else branch of 'if then else'")
     box, kinds = obs["element_box"], obs["element_type"]
     container, where = containers(box, kinds)
     assert container[0, :6].tolist() == [0, 0, 2, 2, 4, 4]
@@ -522,12 +526,7 @@ def test_a_layout_4_drop_into_a_mouth_is_placed_on_the_mouths_first_block_when_i
     )
 
     elements = [
-        {"type": "block", "text": "if then else", "x": 100, "y": 100, "w": 200, "h": 220},  # 0
-        {"type": "block", "text": "hide", "x": 116, "y": 220, "w": 100, "h": 48},  # 1: else
-        {"type": "block", "text": "if then else", "x": 400, "y": 100, "w": 200, "h": 220},  # 2
-        {"type": "block", "text": "show", "x": 416, "y": 148, "w": 100, "h": 48},  # 3: first
-        {"type": "block", "text": "if then", "x": 700, "y": 100, "w": 200, "h": 124},  # 4
-        {"type": "block", "text": "say hi", "x": 716, "y": 148, "w": 100, "h": 48},  # 5
+        *IF_ELSE_SCENE,
         {"type": "flyout_block", "text": "wait 1 seconds", "x": 20, "y": 100, "w": 120, "h": 40},
     ]  # fmt: skip
     obs = _one_observation(torch, elements, "Put 'wait' into the mouth of 'if then'")
