@@ -2,9 +2,9 @@
 
     python examples/train_drag_policy.py --out runs/drag
 
-Time: about 51 minutes on 2 idle cores at the defaults (51.2 measured on a fresh clone on 6
-December 2026: 2,200 training tasks captured in 32.3 minutes, about 0.84 s a task, then
-training 17.2).
+Time: about 49 minutes on 2 idle cores at the defaults (48.6 measured on a fresh clone on 6
+December 2026, layout 4: 2,200 training tasks captured in 30.5 minutes, about 0.83 s a task,
+then training 16.6).
 
 1. Pools: captures ``--train-tasks`` generated tasks (seed ``--seed``) and ``--heldout-tasks``
    held-out ones (seed ``--seed + 1``) from the real editor into OUT/pool-train and
