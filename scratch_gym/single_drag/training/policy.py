@@ -809,7 +809,7 @@ def fit_linear_rule(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def bc_targets(pool: Pool) -> Targets:
     """The oracle's drag for every pooled task whose elements show both blocks, checked with the
     drag model (the drop that aligns the intended connections, from the start region's anchor)."""
-    rows: list[tuple[int, int, int, tuple[float, float], tuple[float, float], int, int]] = []
+    rows: list[tuple[int, int, int, tuple[float, float], tuple[float, float], int, bool]] = []
     boxes = pool.elements["element_box"] * SCREEN
     kinds = pool.elements["element_type"]
     for i, snap in enumerate(pool.snapshots):
@@ -837,11 +837,11 @@ def bc_targets(pool: Pool) -> Targets:
         )  # fmt: skip
         if drop < 0:
             continue
-        pick = drop
+        at_corner = False  # the drop element is the first block of the mouth it goes into
         if RELATIONS[relation] in MOUTH_RELATIONS:
             drop = _first_in_mouth(boxes[i], kinds[i], connection, drop, exclude=grab)
-            pick = _mouth_owner(pool.elements["element_box"][i], kinds[i], connection, drop)
-        rows.append((i, grab, drop, tuple(anchor), tuple(end), relation, pick))
+            at_corner = _takes_place(boxes[i, drop, :2], connection)
+        rows.append((i, grab, drop, tuple(anchor), tuple(end), relation, at_corner))
     if not rows:
         raise ValueError("no pooled task has a usable oracle drag")
     task, drop, relation = (np.array([r[k] for r in rows]) for k in (0, 2, 5))
@@ -852,17 +852,19 @@ def bc_targets(pool: Pool) -> Targets:
         start=np.array([r[3] for r in rows], np.float32),
         end=np.array([r[4] for r in rows], np.float32),
         relation=relation,
-        pick=_placeable_picks(pool, task, drop, np.array([r[6] for r in rows]), relation),
+        pick=_mouth_picks(pool, task, drop, np.array([r[6] for r in rows]), relation),
     )
 
 
-def _placeable_picks(
-    pool: Pool, task: np.ndarray, drop: np.ndarray, pick: np.ndarray, relation: np.ndarray
+def _mouth_picks(
+    pool: Pool, task: np.ndarray, drop: np.ndarray, at_corner: np.ndarray, relation: np.ndarray
 ) -> np.ndarray:
-    """``pick`` where the geometry places a drop on it into the labelled mouth on ``drop``
-    (``mouth_blocks``, as a layout-4 policy acts), else ``drop`` itself: where the boxes hide
-    which C-block holds the mouth, the drop head learns to pick the mouth's first block."""
-    out = pick.copy()
+    """What a layout-4 drop head picks: for a drop onto the first block of a mouth
+    (``at_corner``: its corner at the connection), the C-block that holds it (``containers``)
+    where the geometry places a drop on that C-block back onto ``drop`` (``mouth_blocks``, as
+    the policy acts); else ``drop`` itself (where the boxes hide which C-block holds the mouth,
+    the drop head learns to pick the mouth's first block)."""
+    out = drop.copy()
     for start in range(0, len(task), 256):
         rows = slice(start, start + 256)
         box = torch.as_tensor(pool.elements["element_box"][task[rows]])
@@ -872,9 +874,11 @@ def _placeable_picks(
         mouths = else_mouths(container, where, box, kinds, el_tok, stack_heights(box, kinds))
         blocks = mouth_blocks(container, where, mouths[..., 0]).numpy()
         b = np.arange(len(box))
+        first = at_corner[rows] & (where[b, drop[rows], 0].numpy() > 0)
+        pick = np.where(first, container[b, drop[rows]].numpy(), drop[rows])
         mouth = (relation[rows] == RELATIONS.index("else")).astype(int)
-        into = blocks[b, pick[rows], mouth]
-        out[rows] = np.where(into == drop[rows], pick[rows], drop[rows])
+        into = blocks[b, pick, mouth]
+        out[rows] = np.where(into == drop[rows], pick, drop[rows])
     return out
 
 
@@ -898,6 +902,12 @@ def _target_overlap(instruction: np.ndarray, element_tokens: np.ndarray, grab: i
     return by_first if by_first[grab] < by_second[grab] else by_second
 
 
+def _takes_place(corner: Any, point: np.ndarray) -> bool:
+    """Is a block's corner (px) where a drop's connection ``point`` is, so that the dropped
+    block takes its place? A new block from the palette lands a few px right of that corner."""
+    return bool(-16 <= corner[0] - point[0] <= 4 and abs(corner[1] - point[1]) <= 4)
+
+
 def _first_in_mouth(
     boxes: np.ndarray, kinds: np.ndarray, point: np.ndarray, c_block: int, exclude: int
 ) -> int:
@@ -907,21 +917,9 @@ def _first_in_mouth(
     for j, (x, y, _, _) in enumerate(boxes):
         if j in (exclude, c_block) or int(kinds[j]) != BLOCK:
             continue
-        # a new block from the palette lands a few px right of the corner it takes
-        if -16 <= x - point[0] <= 4 and abs(y - point[1]) <= 4 and x > cx + 3 and y > cy:
+        if _takes_place((x, y), point) and x > cx + 3 and y > cy:
             return j
     return c_block
-
-
-def _mouth_owner(box: np.ndarray, kinds: np.ndarray, point: np.ndarray, drop: int) -> int:
-    """For a drop into a mouth labelled ``drop`` (``_first_in_mouth``): the C-block whose mouth
-    that is (``containers``) when ``drop`` is the mouth's first block (its corner at ``point``,
-    the connection), else ``drop`` (the C-block of an empty mouth)."""
-    x, y = box[drop, :2] * SCREEN[:2]
-    if not (-16 <= x - point[0] <= 4 and abs(y - point[1]) <= 4):
-        return drop
-    container, where = containers(torch.as_tensor(box[None]), torch.as_tensor(kinds[None]))
-    return int(container[0, drop]) if where[0, drop, 0] > 0 else drop
 
 
 def _nearest(
