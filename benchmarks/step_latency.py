@@ -6,6 +6,14 @@ observation, one click step, and where a step's time goes (``info["step_phases_m
 settle, evaluate, observe, info); and the browser's memory per environment (PSS: (total with N
 environments - browser alone) / N). Prints a table; the last line is one JSON object.
 
+Where a drag step goes (measured on 6 December 2026, 2 idle cores): ``act`` is mostly the five
+pointer moves, one animation frame each (16.7 ms; Chromium holds a mouse move for the page's
+next frame, while a press or a release takes about 1 ms). Unbuffered input (the DevTools
+overlay's debugger mode) cut a move to 0.7 ms, but real drags then picked up a palette block
+differently from one run to the next near its edges, so it is not used. ``settle`` waits for
+still frames; after a drag, which runs no script, the VM's loop stops once the drop reached it
+and the editor settles once (``runs_no_scripts``), not twice.
+
     python benchmarks/step_latency.py [--repeats 20] [--cold-runs 3] [--envs 3]
 """
 
