@@ -11,8 +11,9 @@ pointer moves, one animation frame each (16.7 ms; Chromium holds a mouse move fo
 next frame, while a press or a release takes about 1 ms). Unbuffered input (the DevTools
 overlay's debugger mode) cut a move to 0.7 ms, but real drags then picked up a palette block
 differently from one run to the next near its edges, so it is not used. ``settle`` waits for
-still frames; after a drag, which runs no script, the VM's loop stops once the drop reached it
-and the editor settles once (``runs_no_scripts``), not twice.
+still frames twice after a drag (four frames: once with the VM's loop running, once after its
+last step); stopping the loop as soon as the drop reached the VM and settling once took three
+frames but no less time (166-167 ms a step both ways), so it is not used either.
 
     python benchmarks/step_latency.py [--repeats 20] [--cold-runs 3] [--envs 3]
 """

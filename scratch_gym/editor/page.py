@@ -386,13 +386,10 @@ class EditorPage:
         stable_frames: int = 2,
         stop_vm: bool = False,
         from_call: bool = False,
-        runs_no_scripts: bool = False,
     ) -> dict:
         """Wait until the editor is still (see ``editor.settle`` in bridge/workspace.js).
 
-        With ``stop_vm`` the VM's frame loop is stopped afterwards when no script is running;
-        with ``runs_no_scripts`` too (after a drag, which starts no script as a rule) it stops
-        as soon as the drop has reached the VM, and the editor settles once instead of twice.
+        With ``stop_vm`` the VM's frame loop is stopped afterwards when no script is running.
         With ``from_call`` the stable frames count from the call itself (one frame sooner): for
         an environment step, whose input events the page has already handled. Feasible-region
         probes keep the full count: with it, a brute-force scan across dc-01's stored region
@@ -405,7 +402,6 @@ class EditorPage:
                 "stable_frames": stable_frames,
                 "stop_vm": stop_vm,
                 "from_call": from_call,
-                "runs_no_scripts": runs_no_scripts,
             },
         )
 

@@ -521,11 +521,7 @@ class ScratchEnv(PageEnv):
             page.settle(self.settle_timeout_ms, self._settle_frames, stop_vm=True, from_call=True)
             raise
         settle = page.settle(
-            self.settle_timeout_ms,
-            self._settle_frames,
-            stop_vm=True,
-            from_call=True,
-            runs_no_scripts=getattr(parsed, "type", None) == "drag",  # a primitive drag
+            self.settle_timeout_ms, self._settle_frames, stop_vm=True, from_call=True
         )
         info["settled"] = settle["settled"]
         info["settle_ms"] = settle["ms"]

@@ -117,41 +117,6 @@ def test_drags_build_move_then_turn_under_it(env):
 
 
 @pytest.mark.browser
-def test_a_drag_step_stops_the_vm_at_once_with_the_frame_and_blocks_of_settling_twice(env):
-    """After a drag (which runs no script) the step stops the VM's loop as soon as the drop
-    reached the VM and settles once (``runs_no_scripts``): the screen and the VM's blocks are
-    those of the slower way, settling with the loop running, then again after stopping it."""
-    from scratch_gym.actions.primitive import drag
-
-    screens, projects = [], []
-    for quick in (True, False):
-        env.reset(seed=0)
-        page = env.unwrapped.page
-        move = flyout_box(page, "motion_movesteps")
-        if quick:
-            _, _, _, _, info = env.step(
-                {"action_type": "drag", "start": grab(move), "end": [450, 220]}
-            )
-            assert info["vm_running"] is False and info["settled"] is True
-        else:
-            page.start_vm()
-            drag(page, grab(move), [450, 220])
-            settled = page.settle(env.unwrapped.settle_timeout_ms, 2, stop_vm=True, from_call=True)
-            assert settled["vm_running"] is False and settled["settled"] is True
-        screens.append(page.screenshot_png())
-        targets = page.project_json()["targets"]
-        for target in targets:  # block ids are new on each drag out of the palette
-            target["blocks"] = sorted(
-                (b["opcode"], b["x"], b["y"], b["topLevel"], b["shadow"])
-                for b in target["blocks"].values()
-            )
-        projects.append(targets)
-    assert screens[0] == screens[1]
-    assert projects[0] == projects[1]
-    assert len(non_shadow(vm_blocks(page), "motion_movesteps")) == 1
-
-
-@pytest.mark.browser
 def test_reset_restores_the_project_exactly_and_screens_match(env, tmp_path):
     path = tmp_path / "project.json"
     path.write_text(json.dumps(project_with_script()))

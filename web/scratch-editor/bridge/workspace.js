@@ -239,27 +239,12 @@
   // does not wait for frames at all (see quiesce). With stop_vm, the VM's frame loop is then
   // stopped if no script runs (after one last VM step that draws the stage and updates the GUI,
   // if either is pending), and the editor settles again.
-  //
-  // With stop_vm and runs_no_scripts (the caller's action, a drag, starts no script as a rule)
-  // the loop stops as soon as the editor's events have reached the VM (after its one last frame,
-  // if one is pending), and the editor then settles once: the same end state, half the frames.
-  // If a script did start (a drag too short to move anything is a click), as without it.
   SG.register('editor.settle', async ({timeout_ms: timeoutMs = 3000, stable_frames: stable = 2,
-    stop_vm: stopVm = false, from_call: fromCall = false, runs_no_scripts: noScripts = false}) => {
+    stop_vm: stopVm = false, from_call: fromCall = false}) => {
     if (stable > 0) SG.toolbox.flush(); // a painted frame shows the flyout
     const wait = stable > 0 ? settle : quiesce;
-    const rt = SG.vm.runtime;
-    if (stopVm && noScripts && stable > 0) {
-      const reached = await quiesce(timeoutMs);
-      if (rt.threads.length === 0) {
-        if (rt.redrawRequested || rt._refreshTargets) rt._step();
-        SG.vm.quit();
-        const still = await settle(timeoutMs, stable, fromCall);
-        return {settled: reached.settled && still.settled, frames: still.frames,
-          ms: reached.ms + still.ms, vm_running: false};
-      }
-    }
     const first = await wait(timeoutMs, stable, fromCall);
+    const rt = SG.vm.runtime;
     if (!stopVm || rt.threads.length > 0) {
       return {...first, vm_running: rt._steppingInterval !== null};
     }
