@@ -100,6 +100,14 @@ def test_match_features_find_an_unseen_name_and_rank_ties():
     assert np.isclose(float(feats[3:, 2].abs().sum()), 0.0)  # padding matches nothing
 
 
+def _boxes_and_kinds(torch, elements: list[dict]) -> tuple:
+    """A batch of one: the element boxes (1, K, 4) and types (1, K) of ``elements``."""
+    arrays = encode_elements(elements)
+    return torch.as_tensor(arrays["element_box"])[None], torch.as_tensor(arrays["element_type"])[
+        None
+    ]
+
+
 def _one_observation(torch, elements: list[dict], instruction: str) -> dict:
     """A batch of one elements observation (tensors) of ``elements`` and ``instruction``."""
     obs = {k: torch.as_tensor(v)[None] for k, v in encode_elements(elements).items()}
@@ -181,10 +189,7 @@ def test_stack_heights_follow_a_column_of_touching_blocks():
         {"type": "block", "text": "say far", "x": 300, "y": 400, "w": 90, "h": 48},  # apart
         {"type": "flyout_block", "text": "move 10 steps", "x": 20, "y": 100, "w": 120, "h": 48},
     ]
-    arrays = encode_elements(elements)
-    heights = stack_heights(
-        torch.as_tensor(arrays["element_box"])[None], torch.as_tensor(arrays["element_type"])[None]
-    )[0]
+    heights = stack_heights(*_boxes_and_kinds(torch, elements))[0]
     assert heights[:5].round().tolist() == [140.0, 88.0, 48.0, 48.0, 48.0]
 
 
@@ -205,9 +210,7 @@ def test_rule_features_count_a_stack_on_the_canvas_only_and_flag_the_palette():
         {"type": "block", "text": "when clicked", "x": 300, "y": 100, "w": 120, "h": 60},
         {"type": "block", "text": "move 10 steps", "x": 300, "y": 152, "w": 120, "h": 48},
     ]
-    arrays = encode_elements(elements)
-    box = torch.as_tensor(arrays["element_box"])[None]
-    kinds = torch.as_tensor(arrays["element_type"])[None]
+    box, kinds = _boxes_and_kinds(torch, elements)
     size = box[..., 2:] * torch.as_tensor(SCREEN[2:]) / OFFSET_PX
     stack = stack_heights(box, kinds) / OFFSET_PX
     column = {name: i for i, name in enumerate(RULE_INPUTS)}
@@ -250,10 +253,7 @@ def test_script_heads_follow_a_column_up_to_its_top_block_and_mark_the_end():
         {"type": "block", "text": "x position", "x": 340, "y": 160, "w": 60, "h": 30},  # in a slot
         {"type": "flyout_block", "text": "say hi", "x": 20, "y": 238, "w": 90, "h": 46},
     ]
-    arrays = encode_elements(elements)
-    head, ends = script_heads(
-        torch.as_tensor(arrays["element_box"])[None], torch.as_tensor(arrays["element_type"])[None]
-    )
+    head, ends = script_heads(*_boxes_and_kinds(torch, elements))
     assert head[0, :6].tolist() == [0, 0, 0, 3, 4, 5]
     assert ends[0, :6].tolist() == [0.0, 0.0, 1.0, 1.0, 1.0, 0.0]
 
@@ -272,14 +272,82 @@ def test_slot_holders_give_each_input_its_block_and_its_place_in_it():
         {"type": "block", "text": "join", "x": 340, "y": 304, "w": 120, "h": 32},
         {"type": "input", "text": "apple", "x": 380, "y": 308, "w": 40, "h": 24},
     ]
-    arrays = encode_elements(elements)
-    holder, rank = slot_holders(
-        torch.as_tensor(arrays["element_box"])[None], torch.as_tensor(arrays["element_type"])[None]
-    )
+    holder, rank = slot_holders(*_boxes_and_kinds(torch, elements))
     assert holder[0, :6].tolist() == [0, 0, 0, 3, 4, 4]  # the nested reporter holds its input
     assert rank[0, 1].argmax().item() == 1 and rank[0, 2].argmax().item() == 0
     assert rank[0, 5].argmax().item() == 0
     assert rank[0, [0, 3, 4]].sum().item() == 0.0
+
+
+def test_layout_5_reads_which_slot_the_words_name():
+    """ "The second input slot of 'A'", "the right operand of 'A'": an ordinal or a side just
+    before "slot", "input" or "operand" names a slot; an ordinal before a quoted name names a
+    block, not a slot."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import said_slot
+
+    sentences = {
+        "Fill the second input slot of the '+' block with 'size'.": 1,
+        "Put 'mouse down?' into the left operand of the first '< > or < >' block.": 0,
+        "Drop 'touching' in the right slot of '< > and < >'.": 1,
+        "Connect 'size' in the third input of 'go to x: y:'.": 2,
+        "Put the second 'move' block under the first 'say' block.": None,
+        "Fill the slot of 'turn right degrees' with 'x position'.": None,
+    }
+    ins = torch.as_tensor(np.stack([tokens.encode(s, 64) for s in sentences]))
+    said = said_slot(ins)
+    for row, place in zip(said, sentences.values(), strict=True):
+        if place is None:
+            assert row.sum().item() == 0.0
+        else:
+            assert row.sum().item() == 1.0 and row.argmax().item() == place
+
+
+def test_layout_5_counts_filled_slots_and_places_a_later_empty_operand_by_the_block_size():
+    """In "(x position) + ( )" the empty input is the second slot, as the grammar counts, once
+    the reporter in the first slot counts (``slot_holders`` with ``children``). With the
+    relation head sure of ``condition`` and only the ``later_slot_drop_w`` rule, a drop into
+    "the second slot" of a block moves one block width right, into "the first slot" not at
+    all: an empty operand, which has no element, is placed from the block's size."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import (
+        OFFSET_PX,
+        RELATIONS,
+        DragPolicyNet,
+        containers,
+        header_children,
+        rule_inputs,
+        slot_holders,
+    )
+
+    elements = [
+        {"type": "block", "text": "+", "x": 300, "y": 100, "w": 150, "h": 40},
+        {"type": "block", "text": "x position", "x": 306, "y": 104, "w": 60, "h": 32},
+        {"type": "input", "text": "", "x": 400, "y": 106, "w": 30, "h": 28},
+        {"type": "flyout_block", "text": "mouse down", "x": 20, "y": 200, "w": 110, "h": 32},
+    ]
+    box, kinds = _boxes_and_kinds(torch, elements)
+    children = header_children(*containers(box, kinds))
+    assert slot_holders(box, kinds)[1][0, 2].argmax().item() == 0  # inputs alone
+    assert slot_holders(box, kinds, children)[1][0, 2].argmax().item() == 1
+
+    net = DragPolicyNet(origin=True, layout=5).eval()
+    condition = RELATIONS.index("condition")
+    with torch.no_grad():
+        net.drop_head[-1].weight.zero_()
+        net.drop_head[-1].bias.zero_()
+        net.relation[-1].weight.zero_()
+        net.relation[-1].bias.copy_(torch.full((len(RELATIONS),), -50.0))
+        net.relation[-1].bias[condition] = 50.0
+        net.rules.zero_()
+        net.rules[condition, rule_inputs(5).index("later_slot_drop_w"), 0] = 1.0
+    offsets = []
+    for ordinal in ("first", "second"):
+        obs = _one_observation(torch, elements, f"Put 'mouse down' in the {ordinal} slot of '+'")
+        out = net(obs, grab=torch.tensor([3]))
+        offsets.append(out["drop_offset"][0, 0, 0].item() * OFFSET_PX)
+    assert offsets[0] == pytest.approx(0.0, abs=1e-3)
+    assert offsets[1] == pytest.approx(150.0, abs=0.05)
 
 
 def test_the_drop_target_is_read_from_the_phrase_that_does_not_name_the_grabbed_block():
@@ -324,9 +392,7 @@ def test_containers_find_the_first_block_of_each_mouth_and_only_the_c_rules_read
         {"type": "block", "text": "turn 15 degrees", "x": 332, "y": 244, "w": 120, "h": 48},  # 3
         {"type": "block", "text": "say hello", "x": 300, "y": 360, "w": 120, "h": 48},  # 4
     ]
-    arrays = encode_elements(elements)
-    box = torch.as_tensor(arrays["element_box"])[None]
-    kinds = torch.as_tensor(arrays["element_type"])[None]
+    box, kinds = _boxes_and_kinds(torch, elements)
     container, where = containers(box, kinds)
     assert container[0, :5].tolist() == [0, 0, 1, 1, 4]  # the smallest C-block around each
     assert where[0, :5, 0].tolist() == [0.0, 1.0, 1.0, 0.0, 0.0]  # first of its mouth
@@ -362,9 +428,7 @@ def test_a_block_is_named_with_the_blocks_in_its_slots():
         {"type": "block", "text": "say touching", "x": 316, "y": 148, "w": 120, "h": 48},  # 2
         {"type": "block", "text": "if then", "x": 300, "y": 400, "w": 140, "h": 110},  # 3
     ]  # fmt: skip
-    arrays = encode_elements(elements)
-    box = torch.as_tensor(arrays["element_box"])[None]
-    kinds = torch.as_tensor(arrays["element_type"])[None]
+    box, kinds = _boxes_and_kinds(torch, elements)
     container, where = containers(box, kinds)
     children = header_children(container, where)
     assert children[0, 0, :4].tolist() == [0.0, 1.0, 0.0, 0.0]  # the condition, not the mouth
@@ -372,7 +436,7 @@ def test_a_block_is_named_with_the_blocks_in_its_slots():
     ins = torch.as_tensor(tokens.encode("Put it below 'if <touching (mouse-pointer v)?> then'", 64))
     quote = (ins[None] == tokens.QUOTE).long().cumsum(1)
     phrase = (quote == 1) & (ins[None] != tokens.QUOTE)
-    el_tok = torch.as_tensor(arrays["element_tokens"])[None]
+    el_tok = torch.as_tensor(encode_elements(elements)["element_tokens"])[None]
     plain = match_features(ins[None], phrase, el_tok, box)[0]
     joined = match_features(ins[None], phrase, el_tok, box, children)[0]
     assert plain[:4, 4].tolist() == [0.0, 1.0, 0.0, 0.0]  # alone, the condition matches best
@@ -421,8 +485,8 @@ def test_ordinals_count_canvas_blocks_in_script_order_and_else_branches_are_told
     ranks = mouth_ranks(container, where, box)[0]
     assert ranks[4:7, 0].tolist() == [0.0, 0.0, 1.0]  # 'hide' starts the else branch
     assert ranks[4, 1].item() == 1.0 and ranks[1, 1].item() == 0.0  # both mouths hold blocks
-    with pytest.raises(ValueError, match=r"layout must be one of \(1, 2, 3, 4\), got 5"):
-        DragPolicyNet(layout=5)
+    with pytest.raises(ValueError, match=r"layout must be one of \(1, 2, 3, 4, 5\), got 6"):
+        DragPolicyNet(layout=6)
 
 
 # an if-else whose else branch holds 'hide', one whose first mouth holds 'show', and a plain 'if'

@@ -29,6 +29,7 @@ from scratch_gym.observations.elements import ELEMENT_TYPES
 from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.drag_model import simulate
 from scratch_gym.single_drag.fast.pool import Pool
+from scratch_gym.single_drag.generation.grammar import ORDINALS
 from scratch_gym.single_drag.rl_spaces import batched_elements, grid_cells
 from scratch_gym.single_drag.tasks.kinds import RELATION_KINDS, relation_kind
 from scratch_gym.single_drag.training.heuristic import overlaps
@@ -51,6 +52,10 @@ RULE_INPUTS = (
 # mouth (then the grabbed corner goes onto its corner), and that for a block from the palette
 MOUTH_RELATIONS = ("c_mouth", "else")
 RULE_INPUTS_C = (*RULE_INPUTS, "first_in_mouth", "first_in_mouth_from_palette")
+# layout 5 on: the slot the words name past the first ("the second slot of 'A'", "the right
+# operand of 'A'"), alone and times the drop element's size: an empty boolean operand has no
+# element of its own, so its place inside the 'and'/'or' block is read from the block's size
+RULE_INPUTS_SAID = ("later_slot_drop_w", "later_slot_drop_h", "later_slot")
 FLYOUT_BLOCK = 1 + ELEMENT_TYPES.index("flyout_block")
 RULE_RCOND = 1e-3  # singular values below this share of the largest are dropped from the fit
 MATCH_FEATURES = 7  # per element and phrase, see ``match_features``
@@ -62,9 +67,24 @@ HEADER_PX = 10.0  # a block this close below its container's top sits in a slot,
 # apart by the geometry when only one of them holds blocks (``else_mouths``) and reads the
 # grammar's qualifiers "lone" and "on the left/right" (``qualifier_features``); 4 also picks
 # the C-block itself for a drop into one of its mouths, and the drop is placed on the mouth's
-# first block by the geometry when the mouth holds blocks (``mouth_blocks``)
-LAYOUTS = (1, 2, 3, 4)
+# first block by the geometry when the mouth holds blocks (``mouth_blocks``); 5 also reads which
+# slot the words name ("the second input of 'A'": ``said_slot``), ranks an input among its
+# block's slots counting the filled ones (``slot_holders`` with ``children``), and places a drop
+# into a later empty operand by the drop block's size (``RULE_INPUTS_SAID``)
+LAYOUTS = (1, 2, 3, 4, 5)
 ELSE = tokens.word_id("else")  # an if-else's label reads "if then else"
+SLOT_WORDS = tuple(tokens.word_id(w) for w in ("slot", "input", "operand"))
+# the words that name a slot's place, as the grammar writes them: ordinals, and the two sides
+SLOT_PLACES = {
+    **{tokens.word_id(w): i for i, w in enumerate(ORDINALS[:MAX_RANK])},
+    tokens.word_id("left"): 0,
+    tokens.word_id("right"): 1,
+}
+
+
+def rule_inputs(layout: int) -> tuple[str, ...]:
+    """The names of what each relation's rule reads (``relation_rule_features``'s columns)."""
+    return (*RULE_INPUTS, *(RULE_INPUTS_SAID if layout >= 5 else ()), *RULE_INPUTS_C[-2:])
 
 
 def match_features(
@@ -157,11 +177,15 @@ def centres_inside(box: torch.Tensor) -> torch.Tensor:
     return inside & (y[:, None, :] <= cy[:, :, None]) & (cy[:, :, None] <= (y + h)[:, None, :])
 
 
-def slot_holders(box: torch.Tensor, kinds: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def slot_holders(
+    box: torch.Tensor, kinds: torch.Tensor, children: torch.Tensor | None = None
+) -> tuple[torch.Tensor, torch.Tensor]:
     """Which block each input belongs to, from the boxes alone: (B, K) the index of the smallest
     canvas block whose box holds the input's centre (every other element: itself), and (B, K,
     MAX_RANK) the input's place among its block's inputs, left to right, one-hot (zero for
-    other elements). "The second slot of 'A'" names an input by both."""
+    other elements). "The second slot of 'A'" names an input by both. With ``children``
+    ((B, K, K), ``header_children``) the blocks sitting in the holder's slots count as slots
+    too: in "(mouse x) + ( )" the empty input is the second slot, as the grammar counts."""
     x, y, w, h = box.float().unbind(-1)
     slot = torch.zeros_like(kinds, dtype=torch.bool)
     for kind in SLOTS:
@@ -175,8 +199,28 @@ def slot_holders(box: torch.Tensor, kinds: torch.Tensor) -> tuple[torch.Tensor, 
     before = (x[:, None, :] < x[:, :, None] - 1e-4) | (
         ((x[:, None, :] - x[:, :, None]).abs() <= 1e-4) & (y[:, None, :] < y[:, :, None])
     )  # [b, i, j]: j comes before i
+    if children is not None:  # [b, i, j]: block j fills a slot of input i's holder
+        filled = torch.gather(children, 1, holder[..., None].expand_as(children)) > 0
+        siblings = siblings | (filled & held[..., None])
     rank = (siblings & before).sum(-1).clamp(max=MAX_RANK - 1)
     return holder, nn.functional.one_hot(rank, MAX_RANK).float() * held[..., None].float()
+
+
+def said_slot(ins: torch.Tensor) -> torch.Tensor:
+    """(B, MAX_RANK) which slot of the target block the words outside the quotes name, one-hot
+    (all zero where none is named): an ordinal or a side just before "slot", "input" or
+    "operand" ("the second input slot of", "the right operand of"; not "the second 'A'
+    block", which names a block)."""
+    segment = phrase_masks(ins)[0]
+    outside = segment % 2 == 0
+    following = torch.cat([ins[:, 1:], torch.full_like(ins[:, :1], tokens.PAD)], 1)
+    before_slot = torch.zeros_like(outside)
+    for word in SLOT_WORDS:
+        before_slot |= following == word
+    said = torch.zeros((ins.shape[0], MAX_RANK), dtype=torch.float32, device=ins.device)
+    for word, place in SLOT_PLACES.items():
+        said[:, place] += ((ins == word) & outside & before_slot).any(1).float()
+    return said.clamp(max=1.0)
 
 
 def script_heads(
@@ -381,13 +425,13 @@ def header_children(container: torch.Tensor, where: torch.Tensor) -> torch.Tenso
 
 
 def relation_rule_features(base: torch.Tensor, in_mouth: torch.Tensor) -> torch.Tensor:
-    """(B, K, R, RULE_INPUTS_C): ``rule_features`` per relation kind. The C relations (into a
-    mouth) read ``first_in_mouth`` and see the other inputs only where it is 0: a drop
-    onto the first block inside the mouth keeps a constant offset (one for a block from the
-    palette, one for a canvas block), a drop onto the C-block itself (an empty mouth) the size
-    rule. The other relations never read it."""
+    """(B, K, R, ``rule_inputs``): ``rule_features`` per relation kind, with two more columns.
+    The C relations (into a mouth) read ``first_in_mouth`` and see the other inputs only where
+    it is 0: a drop onto the first block inside the mouth keeps a constant offset (one for a
+    block from the palette, one for a canvas block), a drop onto the C-block itself (an empty
+    mouth) the size rule. The other relations never read it."""
     r = len(RELATIONS)
-    out = torch.zeros((*base.shape[:2], r, len(RULE_INPUTS_C)), dtype=base.dtype)
+    out = torch.zeros((*base.shape[:2], r, base.shape[-1] + 2), dtype=base.dtype)
     out[..., : base.shape[-1]] = base[:, :, None, :]
     palette = base[..., RULE_INPUTS.index("grabbed_from_palette")]
     for kind in MOUTH_RELATIONS:
@@ -399,22 +443,30 @@ def relation_rule_features(base: torch.Tensor, in_mouth: torch.Tensor) -> torch.
 
 
 def rule_features(
-    size: torch.Tensor, stack: torch.Tensor, kinds: torch.Tensor, grab: torch.Tensor
+    size: torch.Tensor,
+    stack: torch.Tensor,
+    kinds: torch.Tensor,
+    grab: torch.Tensor,
+    said: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """(B, K, RULE_INPUTS): what the relation rules read for every element as the drop target
     of the grabbed element ``grab`` (B,), from the element sizes (B, K, 2) and stack heights
     (B, K), both in ``OFFSET_PX`` units. The stack height counts on the canvas only (a palette
     block is new: it drags alone), and ``grabbed_from_palette`` tells the two apart, because
-    the editor places a new block from the palette differently from a moved one."""
+    the editor places a new block from the palette differently from a moved one. With
+    ``said`` (``said_slot``, layout 5) the ``RULE_INPUTS_SAID`` columns follow: whether the
+    words name a slot past the first, alone and times the drop element's size."""
     b = torch.arange(len(grab))
     k = size.shape[1]
     palette = (kinds[b, grab] == FLYOUT_BLOCK).to(size.dtype)
     held = torch.cat(
         [size[b, grab], (stack[b, grab] * (1 - palette))[:, None], palette[:, None]], -1
     )  # fmt: skip
-    return torch.cat(
-        [size, held[:, None].expand(-1, k, -1), torch.ones_like(size[..., :1])], -1
-    )  # fmt: skip
+    columns = [size, held[:, None].expand(-1, k, -1), torch.ones_like(size[..., :1])]
+    if said is not None:
+        later = said[:, 1:].sum(-1).clamp(max=1.0).to(size.dtype)[:, None, None]  # (B, 1, 1)
+        columns += [size * later, later.expand(-1, k, 1)]
+    return torch.cat(columns, -1)
 
 
 class DragPolicyNet(nn.Module):
@@ -457,7 +509,11 @@ class DragPolicyNet(nn.Module):
     C-block the instruction names (as every other relation picks the named block), and
     ``placed`` puts it on the first block of that mouth where the mouth holds blocks
     (``mouth_blocks``, read from the geometry): the network no longer has to find an unnamed
-    block inside the named one. The shipped checkpoint is layout 4 (since 6 December 2026)."""
+    block inside the named one. With ``layout=5`` the words that name a slot ("the second input
+    of 'A'", "the left operand of 'A'": ``said_slot``) meet each input's place in its block,
+    counted over the filled slots too, and an empty operand of 'and'/'or' (no element of its
+    own) is placed by the block's size (``RULE_INPUTS_SAID``). The shipped checkpoint is
+    layout 5 (since 6 December 2026)."""
 
     def __init__(
         self,
@@ -483,12 +539,13 @@ class DragPolicyNet(nn.Module):
         self.box = nn.Sequential(nn.Linear(6, width), nn.ReLU(), nn.Linear(width, width))
         self.match = nn.Linear(MATCH_FEATURES + MAX_RANK, width)
         self.match_all = nn.Linear(MATCH_FEATURES + MAX_RANK, width)
-        self.slot_rank = nn.Linear(MAX_RANK, width)
+        # an input's place in its block; layout 5 on: and whether it is the slot the words name
+        self.slot_rank = nn.Linear(MAX_RANK + (2 if layout >= 5 else 0), width)
         self.script = nn.Linear(MATCH_FEATURES + MAX_RANK + 1, width)
         # the qualifiers' inputs (``qualifier_features``), layout 3 on
         self.qualify = nn.Linear(3, width) if layout >= 3 else None
         # the mouth inputs: ``containers``, then ``mouth_ranks``, then ``else_mouths``
-        mouth_inputs = {1: 2, 2: 4, 3: 7, 4: 7}[layout]
+        mouth_inputs = {1: 2, 2: 4}.get(layout, 7)
         self.mouth = nn.Linear(MATCH_FEATURES + MAX_RANK + mouth_inputs, width)
 
         def mlp(inputs: int, outputs: int) -> nn.Sequential:
@@ -503,8 +560,8 @@ class DragPolicyNet(nn.Module):
         self.relation = nn.Sequential(
             nn.Linear(4 * width, hidden), nn.ReLU(), nn.Linear(hidden, len(RELATIONS))
         )  # fmt: skip
-        # per relation kind: offset (x, y) from RULE_INPUTS, in OFFSET_PX units
-        self.rules = nn.Parameter(torch.zeros(len(RELATIONS), len(RULE_INPUTS_C), 2))
+        # per relation kind: offset (x, y) from ``rule_inputs(layout)``, in OFFSET_PX units
+        self.rules = nn.Parameter(torch.zeros(len(RELATIONS), len(rule_inputs(layout)), 2))
         # where the block to grab is, read from the instruction: [canvas, palette] (``origin``)
         self.origin = (
             nn.Sequential(nn.Linear(2 * width, hidden), nn.ReLU(), nn.Linear(hidden, 2))
@@ -547,7 +604,12 @@ class DragPolicyNet(nn.Module):
             m_tgt = m_tgt + self.qualify(
                 qualifier_features(tgt_features, box, kinds, head, ends, container)
             )
-        holder, slot_rank = slot_holders(box, kinds)
+        said = said_slot(ins) if self.layout >= 5 else None
+        holder, slot_rank = slot_holders(box, kinds, children if said is not None else None)
+        if said is not None:  # "the second input of 'A'": the input whose place is said
+            named = (slot_rank * said[:, None, :]).sum(-1, keepdim=True)
+            any_said = said.sum(-1)[:, None, None].expand_as(named)
+            slot_rank = torch.cat([slot_rank, named, any_said], -1)
         # an input's holder block as the target phrase names it, and its place in that block
         m_holder = self.match(_gather(tgt_features, holder))
         # a block's script as the target phrase names its top block, and whether it ends there
@@ -617,6 +679,7 @@ class DragPolicyNet(nn.Module):
             "drop_ok": drop_ok,
             "in_mouth": in_mouth,
             "mouth_blocks": blocks,
+            "said": said,
         }
 
     def drop(self, state: dict[str, torch.Tensor], grab: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -631,7 +694,7 @@ class DragPolicyNet(nn.Module):
         grabbed = grabbed_shape[:, None].expand(-1, k, -1)
         d = self.drop_head(torch.cat([state["drop_inputs"], grabbed], -1))
         neg = torch.finfo(d.dtype).min / 2
-        base = rule_features(state["size"], state["stack"], state["kinds"], grab)
+        base = rule_features(state["size"], state["stack"], state["kinds"], grab, state["said"])
         features = relation_rule_features(base, state["in_mouth"])
         by_kind = torch.einsum("bkrf,rfo->bkro", features, self.rules)  # (B, K, R, 2)
         kind = relation_logits.softmax(-1)  # (B, R)
@@ -769,9 +832,9 @@ class Targets:
         src, tgt = boxes[b, self.grab, :2], boxes[b, self.drop, :2]
         return (self.end - self.start + src - tgt) / OFFSET_PX
 
-    def fitted_rules(self, pool: Pool) -> np.ndarray:
-        """(R, RULE_INPUTS_C, 2): per relation kind, the minimum-norm least-squares linear rule to
-        ``drop_offsets`` (zero for a kind with too few rows): the rules' starting point.
+    def fitted_rules(self, pool: Pool, layout: int = 1) -> np.ndarray:
+        """(R, ``rule_inputs(layout)``, 2): per relation kind, the minimum-norm least-squares
+        linear rule to ``drop_offsets`` (zero for a kind with too few rows): the rules' start.
         Directions the kind's rows do not tell apart (a reporter's height and its stack height
         are one number) get no weight, so a scene where they differ moves the drop a little,
         not by thousands of pixels."""
@@ -780,16 +843,18 @@ class Targets:
         kinds = torch.as_tensor(pool.elements["element_type"][self.task])
         size = box[..., 2:].float() * torch.as_tensor(SCREEN[2:]) / OFFSET_PX
         stack = stack_heights(box, kinds) / OFFSET_PX
-        base = rule_features(size, stack, kinds, torch.as_tensor(self.grab))
+        ins = torch.as_tensor(pool.instructions["baseline"][self.task])
+        said = said_slot(ins) if layout >= 5 else None
+        base = rule_features(size, stack, kinds, torch.as_tensor(self.grab), said)
         obs = {
-            "instruction": torch.as_tensor(pool.instructions["baseline"][self.task]),
+            "instruction": ins,
             "element_box": box,
             "element_tokens": torch.as_tensor(pool.elements["element_tokens"][self.task]),
             "element_type": kinds,
         }
         features = relation_rule_features(base, mouth_firsts(obs))
         y = self.drop_offsets(pool)
-        rules = np.zeros((len(RELATIONS), len(RULE_INPUTS_C), 2), np.float32)
+        rules = np.zeros((len(RELATIONS), len(rule_inputs(layout)), 2), np.float32)
         for r in range(len(RELATIONS)):
             rows = self.relation == r
             if rows.sum() >= 10:
