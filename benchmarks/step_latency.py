@@ -13,7 +13,10 @@ overlay's debugger mode) cut a move to 0.7 ms, but real drags then picked up a p
 differently from one run to the next near its edges, so it is not used. ``settle`` waits for
 still frames twice after a drag (four frames: once with the VM's loop running, once after its
 last step); stopping the loop as soon as the drop reached the VM and settling once took three
-frames but no less time (166-167 ms a step both ways), so it is not used either.
+frames but no less time (166-167 ms a step both ways), so it is not used either. ``observe``
+is the screenshot: a PNG capture over CDP takes two frames (33.5 ms; decoding it, 10 ms, fits
+inside them; WebP at quality 100 is no faster, 33.2 ms), a JPEG one frame (16.7 ms) but it is
+lossy, so PNG stays.
 
     python benchmarks/step_latency.py [--repeats 20] [--cold-runs 3] [--envs 3]
 """
