@@ -51,7 +51,8 @@ RULE_INPUTS = (
 # the C relations read two more inputs: whether the drop element is the first block inside a
 # mouth (then the grabbed corner goes onto its corner), and that for a block from the palette
 MOUTH_RELATIONS = ("c_mouth", "else")
-RULE_INPUTS_C = (*RULE_INPUTS, "first_in_mouth", "first_in_mouth_from_palette")
+RULE_INPUTS_MOUTH = ("first_in_mouth", "first_in_mouth_from_palette")
+RULE_INPUTS_C = (*RULE_INPUTS, *RULE_INPUTS_MOUTH)
 # layout 5 on: the slot the words name past the first ("the second slot of 'A'", "the right
 # operand of 'A'"), alone and times the drop element's size: an empty boolean operand has no
 # element of its own, so its place inside the 'and'/'or' block is read from the block's size
@@ -84,7 +85,7 @@ SLOT_PLACES = {
 
 def rule_inputs(layout: int) -> tuple[str, ...]:
     """The names of what each relation's rule reads (``relation_rule_features``'s columns)."""
-    return (*RULE_INPUTS, *(RULE_INPUTS_SAID if layout >= 5 else ()), *RULE_INPUTS_C[-2:])
+    return (*RULE_INPUTS, *(RULE_INPUTS_SAID if layout >= 5 else ()), *RULE_INPUTS_MOUTH)
 
 
 def match_features(
@@ -425,13 +426,16 @@ def header_children(container: torch.Tensor, where: torch.Tensor) -> torch.Tenso
 
 
 def relation_rule_features(base: torch.Tensor, in_mouth: torch.Tensor) -> torch.Tensor:
-    """(B, K, R, ``rule_inputs``): ``rule_features`` per relation kind, with two more columns.
+    """(B, K, R, ``rule_inputs``): ``rule_features`` per relation kind, then the
+    ``RULE_INPUTS_MOUTH`` columns.
     The C relations (into a mouth) read ``first_in_mouth`` and see the other inputs only where
     it is 0: a drop onto the first block inside the mouth keeps a constant offset (one for a
     block from the palette, one for a canvas block), a drop onto the C-block itself (an empty
     mouth) the size rule. The other relations never read it."""
     r = len(RELATIONS)
-    out = torch.zeros((*base.shape[:2], r, base.shape[-1] + 2), dtype=base.dtype)
+    out = torch.zeros(
+        (*base.shape[:2], r, base.shape[-1] + len(RULE_INPUTS_MOUTH)), dtype=base.dtype
+    )
     out[..., : base.shape[-1]] = base[:, :, None, :]
     palette = base[..., RULE_INPUTS.index("grabbed_from_palette")]
     for kind in MOUTH_RELATIONS:
