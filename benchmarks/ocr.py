@@ -7,15 +7,15 @@ of visible DOM text atoms (Blockly field texts, HTML text runs, input values; th
 digit) that a full OCR pass finds in an overlapping line. Latency: ``--steps`` drags of random
 canvas scripts; after each, the frame is read incrementally (changed regions only, reusing the rest)
 and, for comparison, by a full pass of a second engine without any cache; recall of both is
-measured on the same frames. The last line is one JSON object (``ocr_recall``, ``ocr_step_ms_p50``,
-...); ``load_avg`` tells how busy the machine was, and ``ocr_step_cpu_ms_p50`` (the process's CPU
-time per step) what a step costs when the other processes are not competing for the cores.
+measured on the same frames. The last line is one JSON object (``engine``, ``recall`` and
+``full_frame_ms_p50`` of the full passes, ``step_ms_p50`` of the incremental reads, ...);
+``load_avg`` tells how busy the machine was, and ``step_cpu_ms_p50`` (the process's CPU time per
+step) what a step costs when the other processes are not competing for the cores.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import re
@@ -24,6 +24,7 @@ import sys
 import time
 from typing import Any
 
+from scratch_gym.cli.output import print_json_last, table
 from scratch_gym.editor.page import EditorPage
 from scratch_gym.observations.elements import text_explains
 from scratch_gym.ocr import IncrementalOcr, TextBox, make_engine
@@ -156,18 +157,25 @@ def main(argv: list[str] | None = None) -> int:
         "threads": args.threads,
         "screens": args.screens,
         "steps": args.steps,
-        "ocr_recall": full_found / max(full_total, 1),
-        "ocr_full_frame_ms_p50": p50(frame_ms),
-        "ocr_step_ms_p50": p50(step_ms),
-        "ocr_step_cpu_ms_p50": p50(step_cpu_ms),
-        "ocr_step_ms_full_p50": p50(full_ms),
-        "ocr_step_recall_incremental": inc_found / max(inc_total, 1),
-        "ocr_step_recall_full": ref_found / max(ref_total, 1),
-        "ocr_step_changed_area_p50": p50(areas),
+        "recall": full_found / max(full_total, 1),
+        "full_frame_ms_p50": p50(frame_ms),
+        "step_ms_p50": p50(step_ms),
+        "step_cpu_ms_p50": p50(step_cpu_ms),
+        "step_ms_full_p50": p50(full_ms),
+        "step_recall_incremental": inc_found / max(inc_total, 1),
+        "step_recall_full": ref_found / max(ref_total, 1),
+        "step_changed_area_p50": p50(areas),
         "load_avg": round(os.getloadavg()[0], 2),
         "cpus": os.cpu_count(),
     }
-    print(json.dumps(result, sort_keys=True))
+    rows = [
+        ("full frame", result["full_frame_ms_p50"], result["recall"]),
+        ("after a drag, incremental", result["step_ms_p50"], result["step_recall_incremental"]),
+        ("after a drag, full pass", result["step_ms_full_p50"], result["step_recall_full"]),
+    ]
+    print(f"\n{args.engine}, {args.threads} thread(s), load average {result['load_avg']}")
+    print(table(["read", "ms p50", "recall"], rows))
+    print_json_last(result)
     return 0
 
 

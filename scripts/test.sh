@@ -19,8 +19,9 @@ echo "== pytest"
 # --durations=25: the slowest tests are listed after every run (where the suite's time goes).
 # SCRATCH_GYM_TEST_WORKERS=N runs the tests in N pytest-xdist worker processes, a test file at a
 # time each (--dist loadfile: a file's fixtures are built once). The default, 0, runs them in this
-# process: on 2 cores two workers were slower (26.7 min against about 19), as the browser tests
-# keep both cores busy; on a machine with more cores, workers pay.
+# process: on 2 cores two workers were slower (1,229 s against 1,007 s on 7 December 2026, the
+# cores 98% busy against 70%), as each starts its own browser and the editors compete for the
+# cores; on a machine with more cores, workers pay.
 workers=${SCRATCH_GYM_TEST_WORKERS:-0}
 run_tests=(.venv/bin/python -m pytest -q -p no:cacheprovider --durations=25)
 if [ "$workers" != "0" ]; then
