@@ -208,10 +208,11 @@ class ScratchEnv(PageEnv):
       ``info["ocr_ms"]`` is the step's OCR time. The PaddleOCR engine runs its models on one
       thread, so that several environments on one machine do not fight for cores; one
       environment alone reads faster on all of them: ``ocr=make_engine("paddleocr",
-      threads=0)``. Measured on 2 idle cores (``benchmarks/ocr.py --screens 6 --steps 4
-      --threads N``): a full 1280x720 frame in 487 ms with 2 threads against 640 ms with 1
-      (recall 0.990 of the DOM's visible texts either way); after a drag the incremental pass
-      reads only the changed regions, about 120 ms with either.
+      threads=0)``. Measured on 2 idle cores (``benchmarks/ocr.py --engines paddleocr
+      --threads N``, 7 December 2026): a full 1280x720 frame in 417 ms with 2 threads against
+      467-516 ms with 1, reusing the reads of lines seen in earlier frames (the palette's),
+      700-870 ms with no such reads (recall 0.990 of the DOM's visible texts either way);
+      after a drag the incremental pass reads only the changed regions, 155-195 ms.
     - ``ocr_min_score``: the confidence an OCR line needs (0.5, the paper's).
     - ``fusion``: how OCR lines join the DOM list: ``"explained"`` (default: a line a DOM element
       or its block's text accounts for is dropped, a blank icon button takes its text) or
