@@ -13,7 +13,10 @@ overlay's debugger mode) cut a move to 0.7 ms, but real drags then picked up a p
 differently from one run to the next near its edges, so it is not used. ``settle`` waits for
 still frames twice after a drag (four frames: once with the VM's loop running, once after its
 last step); stopping the loop as soon as the drop reached the VM and settling once took three
-frames but no less time (166-167 ms a step both ways), so it is not used either. ``observe``
+frames but no less time (166-167 ms a step both ways), so it is not used either; nor did one
+still frame after the last step instead of two (7 December 2026, another machine: settle 54-55
+ms both ways, the step 207-211 ms against 181-182, as the next input then waited longer for its
+frame). ``observe``
 is the screenshot: a PNG capture over CDP takes two frames (33.5 ms; decoding it, 10 ms, fits
 inside them; WebP at quality 100 is no faster, 33.2 ms), a JPEG one frame (16.7 ms) but it is
 lossy, so PNG stays.
