@@ -303,6 +303,92 @@ def test_layout_5_reads_which_slot_the_words_name():
             assert row.sum().item() == 1.0 and row.argmax().item() == place
 
 
+def test_layout_6_reads_the_words_that_single_out_a_quoted_block():
+    """An ordinal or a lone word just before a phrase's opening quote, and "on the left/right"
+    just after its closing quote, are read for that phrase only; a slot's side ("the left slot
+    of") and words further off are not."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import MAX_RANK, said_qualifiers
+
+    sentences = {  # (first phrase, second phrase): the set columns
+        "Put the second 'move' block under the first 'say' block.": ([1], [0]),
+        "Drag the lone 'move' block under the 'say' block on the right.": ([MAX_RANK],
+                                                                           [MAX_RANK + 2]),
+        "Under the 'say' block on the left, put the ninth 'move' block.": ([MAX_RANK + 1], [8]),
+        "Drop 'touching' in the left slot of 'and'.": ([], []),
+        "Put 'move' on the canvas, then the left one under 'say'.": ([], []),
+    }  # fmt: skip
+    ins = torch.as_tensor(np.stack([tokens.encode(s, 64) for s in sentences]))
+    for which in (1, 2):
+        said = said_qualifiers(ins, which)
+        for row, columns in zip(said, sentences.values(), strict=True):
+            assert row.nonzero().flatten().tolist() == columns[which - 1]
+
+
+def test_layout_6_meets_the_said_ordinal_side_and_loneness_with_each_element():
+    """``phrase_qualifier_features``: "the second 'wait 1 seconds' block" singles out the right
+    script's block (the second in script order), "on the left" the left script's (not the
+    palette's twin, further left), "lone" the block in no script; and an ordinal is counted over the blocks showing the name by their own
+    words as well, so "the second 'if <> then'" finds the second 'if' though the first one's
+    condition holds a block (with its slots' words it matches the name less well). A layout-6
+    network runs on the scene."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import (
+        DragPolicyNet,
+        containers,
+        header_children,
+        match_features,
+        phrase_masks,
+        phrase_qualifier_features,
+        script_heads,
+        script_order,
+    )
+
+    def named(elements: list[dict], sentence: str) -> torch.Tensor:
+        obs = _one_observation(torch, elements, sentence)
+        box, kinds, ins = obs["element_box"], obs["element_type"], obs["instruction"]
+        el_tok = obs["element_tokens"]
+        container, where = containers(box, kinds)
+        head, ends = script_heads(box, kinds)
+        order = script_order(box, kinds, head, container)
+        phrase = phrase_masks(ins)[2]
+        with_slots = match_features(
+            ins, phrase, el_tok, box, header_children(container, where), order
+        )
+        with torch.no_grad():
+            DragPolicyNet(layout=6, origin=True).eval()(obs)
+        return phrase_qualifier_features(
+            ins, 1, phrase, with_slots, el_tok, box, kinds, (head, ends, container), order
+        )[0]
+
+    wait = [
+        {"type": "flyout_block", "text": "wait 1 seconds", "x": 20, "y": 120, "w": 120, "h": 40},
+        {"type": "block", "text": "say hi", "x": 300, "y": 100, "w": 120, "h": 48},  # 1
+        {"type": "block", "text": "wait 1 seconds", "x": 300, "y": 148, "w": 120, "h": 48},  # 2
+        {"type": "block", "text": "wait 1 seconds", "x": 700, "y": 110, "w": 120, "h": 48},  # 3
+        {"type": "block", "text": "wait 1 seconds", "x": 400, "y": 500, "w": 120, "h": 48},  # 4
+        {"type": "block", "text": "hide", "x": 700, "y": 158, "w": 120, "h": 48},  # 5
+    ]  # fmt: skip
+    f = named(wait, "Put the second 'wait 1 seconds' block under 'say hi'.")
+    assert f[:6, 0].tolist() == [0, 0, 0, 1, 0, 0] and f[:6, 1].tolist() == [0, 0, 0, 1, 0, 0]
+    assert f[:6, 5:].tolist() == [[1, 0, 0]] * 6  # an ordinal is said
+    f = named(wait, "Put the 'wait 1 seconds' block on the left under 'say hi'.")
+    assert f[:6, 2].tolist() == [0, 0, 1, 0, 0, 0] and f[:6, :2].sum().item() == 0
+    f = named(wait, "Put the lone 'wait 1 seconds' block under 'say hi'.")
+    assert f[:6, 4].tolist() == [0, 0, 0, 0, 1, 0]
+    f = named(wait, "Put the 'wait 1 seconds' block under 'say hi'.")
+    assert f[:6].sum().item() == 0.0  # no qualifier said
+
+    ifs = [
+        {"type": "block", "text": "if then", "x": 300, "y": 100, "w": 200, "h": 120},  # 0
+        {"type": "block", "text": "mouse down", "x": 330, "y": 104, "w": 90, "h": 24},  # 1
+        {"type": "block", "text": "if then", "x": 300, "y": 400, "w": 200, "h": 120},  # 2
+    ]  # fmt: skip
+    f = named(ifs, "Put the second 'if <> then' block under 'hide'.")
+    assert f[:3, 0].tolist() == [0, 0, 0]  # with its slots' words the first 'if' is no match
+    assert f[:3, 1].tolist() == [0, 0, 1]  # by their own words both are: the second is 2
+
+
 def test_layout_5_counts_filled_slots_and_places_a_later_empty_operand_by_the_block_size():
     """In "(x position) + ( )" the empty input is the second slot, as the grammar counts, once
     the reporter in the first slot counts (``slot_holders`` with ``children``). With the
@@ -485,8 +571,8 @@ def test_ordinals_count_canvas_blocks_in_script_order_and_else_branches_are_told
     ranks = mouth_ranks(container, where, box)[0]
     assert ranks[4:7, 0].tolist() == [0.0, 0.0, 1.0]  # 'hide' starts the else branch
     assert ranks[4, 1].item() == 1.0 and ranks[1, 1].item() == 0.0  # both mouths hold blocks
-    with pytest.raises(ValueError, match=r"layout must be one of \(1, 2, 3, 4, 5\), got 6"):
-        DragPolicyNet(layout=6)
+    with pytest.raises(ValueError, match=r"layout must be one of \(1, 2, 3, 4, 5, 6\), got 7"):
+        DragPolicyNet(layout=7)
 
 
 # an if-else whose else branch holds 'hide', one whose first mouth holds 'show', and a plain 'if'

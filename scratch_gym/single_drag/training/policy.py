@@ -29,7 +29,7 @@ from scratch_gym.observations.elements import ELEMENT_TYPES
 from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.drag_model import simulate
 from scratch_gym.single_drag.fast.pool import Pool
-from scratch_gym.single_drag.generation.grammar import ORDINALS
+from scratch_gym.single_drag.generation.grammar import LONE, ORDINALS
 from scratch_gym.single_drag.rl_spaces import batched_elements, grid_cells
 from scratch_gym.single_drag.tasks.kinds import RELATION_KINDS, relation_kind
 from scratch_gym.single_drag.training.heuristic import overlaps
@@ -71,10 +71,19 @@ HEADER_PX = 10.0  # a block this close below its container's top sits in a slot,
 # first block by the geometry when the mouth holds blocks (``mouth_blocks``); 5 also reads which
 # slot the words name ("the second input of 'A'": ``said_slot``), ranks an input among its
 # block's slots counting the filled ones (``slot_holders`` with ``children``), and places a drop
-# into a later empty operand by the drop block's size (``RULE_INPUTS_SAID``)
-LAYOUTS = (1, 2, 3, 4, 5)
+# into a later empty operand by the drop block's size (``RULE_INPUTS_SAID``); 6 also reads the
+# words that qualify each quoted block ("the second 'A' block", "the lone 'A' block", "the 'A'
+# block on the left": ``said_qualifiers``) and meets them with each element's rank, loneness and
+# side, counted both over the elements that match the name with the words of the blocks in
+# their slots and over those that match it by their own words (``named_qualifier_features``)
+LAYOUTS = (1, 2, 3, 4, 5, 6)
 ELSE = tokens.word_id("else")  # an if-else's label reads "if then else"
 SLOT_WORDS = tuple(tokens.word_id(w) for w in ("slot", "input", "operand"))
+LONE_WORDS = tuple(tokens.word_id(w) for w in LONE)
+SIDE_WORDS = (tokens.word_id("left"), tokens.word_id("right"))
+ON, THE = tokens.word_id("on"), tokens.word_id("the")
+SAID_QUALIFIERS = MAX_RANK + 3  # per phrase: the ordinal (one-hot), "lone", "left", "right"
+NAMED_QUALIFIER_FEATURES = 8  # per element and phrase, see ``named_qualifier_features``
 # the words that name a slot's place, as the grammar writes them: ordinals, and the two sides
 SLOT_PLACES = {
     **{tokens.word_id(w): i for i, w in enumerate(ORDINALS[:MAX_RANK])},
@@ -222,6 +231,97 @@ def said_slot(ins: torch.Tensor) -> torch.Tensor:
     for word, place in SLOT_PLACES.items():
         said[:, place] += ((ins == word) & outside & before_slot).any(1).float()
     return said.clamp(max=1.0)
+
+
+def _shifted(ins: torch.Tensor, k: int) -> torch.Tensor:
+    """(B, L) the token ``k`` places later (``k`` < 0: earlier) at each position, PAD past the ends."""
+    pad = torch.full_like(ins[:, : abs(k)], tokens.PAD)
+    return torch.cat([ins[:, k:], pad], 1) if k > 0 else torch.cat([pad, ins[:, :k]], 1)
+
+
+def said_qualifiers(ins: torch.Tensor, which: int) -> torch.Tensor:
+    """(B, ``SAID_QUALIFIERS``) what the words around quoted phrase ``which`` (1: the first, 2:
+    the second) say to single out one of several blocks of that name, as the grammar writes
+    it: an ordinal just before its opening quote ("the second 'A' block"), one-hot; a lone word
+    there ("the lone 'A' block"); and "on the left" or "on the right" just after its closing
+    quote ("the 'A' block on the left"). All zero where the words say none of these."""
+    quote = ins == tokens.QUOTE
+    count = quote.long().cumsum(1)
+    opening, closing = quote & (count == 2 * which - 1), quote & (count == 2 * which)
+    before = _shifted(ins, -1)
+    out = torch.zeros((ins.shape[0], SAID_QUALIFIERS), dtype=torch.float32, device=ins.device)
+    for place, word in enumerate(ORDINALS[:MAX_RANK]):
+        out[:, place] = (opening & (before == tokens.word_id(word))).any(1).float()
+    lone = torch.zeros_like(opening)
+    for word in LONE_WORDS:
+        lone |= opening & (before == word)
+    out[:, MAX_RANK] = lone.any(1).float()
+    for column, side in enumerate(SIDE_WORDS, MAX_RANK + 1):
+        said = torch.zeros_like(closing)
+        for skip in (1, 2):  # "' on the left", "' block on the left"
+            said |= (
+                closing
+                & (_shifted(ins, skip) == ON)
+                & (_shifted(ins, skip + 1) == THE)
+                & (_shifted(ins, skip + 2) == side)
+            )
+        out[:, column] = said.any(1).float()
+    return out
+
+
+def named_qualifier_features(
+    said: torch.Tensor, with_slots: torch.Tensor, own_words: torch.Tensor, *qualifiers: torch.Tensor
+) -> torch.Tensor:
+    """(B, K, ``NAMED_QUALIFIER_FEATURES``) the words' qualifiers of one phrase (``said``, from
+    ``said_qualifiers``) met with each element: whether its rank among the equally best
+    matches is the said ordinal, and whether its script's side is the said side, each counted
+    both over the matches by the element's words with those of the blocks in its slots
+    (``with_slots``, ``match_features`` with ``children``) and by its own words (``own_words``:
+    the grammar's ordinals count every block showing the bare label, whatever fills its slots);
+    whether it is lone where the words say lone; and whether the words say an ordinal, a side,
+    "lone". ``qualifiers``: ``qualifier_features`` of ``with_slots`` and of ``own_words``."""
+    rank = said[:, None, :MAX_RANK]
+    lone, left, right = (said[:, None, MAX_RANK + i] for i in range(3))
+    columns = []
+    for features in (with_slots, own_words):
+        columns.append((features[..., MATCH_FEATURES:] * rank).sum(-1))
+    for q in qualifiers:
+        columns.append(q[..., 1] * left + q[..., 2] * right)
+    best = torch.maximum(with_slots[..., 4], own_words[..., 4])
+    columns.append(qualifiers[0][..., 0] * best * lone)
+    columns += [
+        rank.sum(-1).expand_as(best),
+        (left + right).expand_as(best),
+        lone.expand_as(best),
+    ]  # fmt: skip
+    return torch.stack(columns, -1)
+
+
+def phrase_qualifier_features(
+    ins: torch.Tensor,
+    which: int,
+    phrase: torch.Tensor,
+    with_slots: torch.Tensor,
+    el_tok: torch.Tensor,
+    box: torch.Tensor,
+    kinds: torch.Tensor,
+    scripts: tuple[torch.Tensor, torch.Tensor, torch.Tensor],
+    order: tuple[torch.Tensor, torch.Tensor] | None,
+) -> torch.Tensor:
+    """``named_qualifier_features`` of quoted phrase ``which`` (1 or 2; ``phrase``: its word
+    mask, ``with_slots``: its ``match_features`` with ``header_children``) for layout 6, its
+    sides compared over canvas blocks only, as the grammar compares them; ``scripts``:
+    ``script_heads`` and the container of ``containers``."""
+    own_words = match_features(ins, phrase, el_tok, box, order=order)
+    head, ends, container = scripts
+    palette = (kinds == FLYOUT_BLOCK) if order is None else order[1]
+    qualifiers = []
+    for features in (with_slots, own_words):  # sides compare canvas blocks, as the grammar
+        on_canvas = features.clone()
+        on_canvas[..., 4] *= (~palette).float()
+        qualifiers.append(qualifier_features(on_canvas, box, kinds, head, ends, container))
+    said = said_qualifiers(ins, which)
+    return named_qualifier_features(said, with_slots, own_words, *qualifiers)
 
 
 def script_heads(
@@ -516,8 +616,12 @@ class DragPolicyNet(nn.Module):
     block inside the named one. With ``layout=5`` the words that name a slot ("the second input
     of 'A'", "the left operand of 'A'": ``said_slot``) meet each input's place in its block,
     counted over the filled slots too, and an empty operand of 'and'/'or' (no element of its
-    own) is placed by the block's size (``RULE_INPUTS_SAID``). The shipped checkpoint is
-    layout 5 (since 6 December 2026)."""
+    own) is placed by the block's size (``RULE_INPUTS_SAID``). With ``layout=6`` the words that
+    single out one of several equally named blocks ("the second 'A' block", "the lone 'A'
+    block", "the 'A' block on the right": ``said_qualifiers``) meet each element's rank, side
+    and loneness (``phrase_qualifier_features``), and the grab head also reads how each element
+    matches the second phrase, for sentences that name the target first ("Fill the slot of
+    'A' with 'B'"). The shipped checkpoint is layout 5 (since 6 December 2026)."""
 
     def __init__(
         self,
@@ -548,6 +652,8 @@ class DragPolicyNet(nn.Module):
         self.script = nn.Linear(MATCH_FEATURES + MAX_RANK + 1, width)
         # the qualifiers' inputs (``qualifier_features``), layout 3 on
         self.qualify = nn.Linear(3, width) if layout >= 3 else None
+        # the words' qualifiers met with each element (``named_qualifier_features``), layout 6 on
+        self.named = nn.Linear(NAMED_QUALIFIER_FEATURES, width) if layout >= 6 else None
         # the mouth inputs: ``containers``, then ``mouth_ranks``, then ``else_mouths``
         mouth_inputs = {1: 2, 2: 4}.get(layout, 7)
         self.mouth = nn.Linear(MATCH_FEATURES + MAX_RANK + mouth_inputs, width)
@@ -559,7 +665,9 @@ class DragPolicyNet(nn.Module):
                 nn.Linear(hidden, outputs),
             )  # fmt: skip
 
-        self.grab_head = mlp(7, 3)  # logit, offset (2)
+        # layout 6 on: the grab head also sees how each element matches the second phrase, for
+        # sentences that name the target first ("Fill the slot of 'A' with 'B'")
+        self.grab_head = mlp(8 if layout >= 6 else 7, 3)  # logit, offset (2)
         self.drop_head = mlp(14, 3)
         self.relation = nn.Sequential(
             nn.Linear(4 * width, hidden), nn.ReLU(), nn.Linear(hidden, len(RELATIONS))
@@ -608,6 +716,18 @@ class DragPolicyNet(nn.Module):
             m_tgt = m_tgt + self.qualify(
                 qualifier_features(tgt_features, box, kinds, head, ends, container)
             )
+        if self.named is not None:  # "the second 'A' block", "the 'A' block on the left"
+            scripts = (head, ends, container)
+            m_src = m_src + self.named(
+                phrase_qualifier_features(
+                    ins, 1, src_mask, src_features, el_tok, box, kinds, scripts, order
+                )
+            )
+            m_tgt = m_tgt + self.named(
+                phrase_qualifier_features(
+                    ins, 2, tgt_mask, tgt_features, el_tok, box, kinds, scripts, order
+                )
+            )
         said = said_slot(ins) if self.layout >= 5 else None
         holder, slot_rank = slot_holders(box, kinds, children if said is not None else None)
         if said is not None:  # "the second input of 'A'": the input whose place is said
@@ -636,7 +756,10 @@ class DragPolicyNet(nn.Module):
         k = words.shape[1]
         ctx = context[:, None].expand(-1, k, -1)
         src, tgt = src_phrase[:, None].expand(-1, k, -1), tgt_phrase[:, None].expand(-1, k, -1)
-        g = self.grab_head(torch.cat([words * src, words, shape, ctx, src, m_src, m_all], -1))
+        grab_inputs = [words * src, words, shape, ctx, src, m_src, m_all]
+        if self.layout >= 6:
+            grab_inputs.append(m_tgt)
+        g = self.grab_head(torch.cat(grab_inputs, -1))
         grab_ok = torch.zeros_like(kinds, dtype=torch.bool)
         drop_ok = torch.zeros_like(kinds, dtype=torch.bool)
         for kind in GRABBABLE:
