@@ -2,9 +2,10 @@
 
     python examples/train_drag_policy.py --out runs/drag
 
-Time: about 49 minutes on 2 idle cores at the defaults (48.6 measured on a fresh clone on 6
+Time: about 54 minutes on 2 idle cores at the defaults (48.6 measured on a fresh clone on 6
 December 2026 with layout 4: 2,200 training tasks captured in 30.5 minutes, about 0.83 s a task,
-then training 16.6; layout 5's updates took 17.1 minutes on the same pools).
+then training 16.6; on 7 December 2026, on a slower machine, the same 2,200 tasks took 35.6
+minutes and layout 6's 1,400 updates 17.8).
 
 1. Pools: captures ``--train-tasks`` generated tasks (seed ``--seed``) and ``--heldout-tasks``
    held-out ones (seed ``--seed + 1``) from the real editor into OUT/pool-train and
@@ -321,9 +322,9 @@ def main() -> None:
     ap.add_argument("--rl-share", type=float, default=0.25, help="share of updates for RL")
     ap.add_argument("--eval-every", type=int, default=100, help="curve point every N updates")
     ap.add_argument("--workers", type=int, default=2, help="editor pages capturing the pools")
-    ap.add_argument("--layout", type=int, choices=LAYOUTS, default=5,
+    ap.add_argument("--layout", type=int, choices=LAYOUTS, default=6,
                     help="how the network reads the scene's layout (DragPolicyNet; the shipped "
-                         "checkpoint's is 5: docs/training.md)")  # fmt: skip
+                         "checkpoint's is 6: docs/training.md)")  # fmt: skip
     ap.add_argument("--rewordings", type=int, default=6,
                     help="other wordings of each training instruction (0: the captured one only)")  # fmt: skip
     args = ap.parse_args()

@@ -621,7 +621,7 @@ class DragPolicyNet(nn.Module):
     block", "the 'A' block on the right": ``said_qualifiers``) meet each element's rank, side
     and loneness (``phrase_qualifier_features``), and the grab head also reads how each element
     matches the second phrase, for sentences that name the target first ("Fill the slot of
-    'A' with 'B'"). The shipped checkpoint is layout 5 (since 6 December 2026)."""
+    'A' with 'B'"). The shipped checkpoint is layout 6 (since 7 December 2026)."""
 
     def __init__(
         self,
