@@ -328,10 +328,10 @@ def test_layout_6_reads_the_words_that_single_out_a_quoted_block():
 def test_layout_6_meets_the_said_ordinal_side_and_loneness_with_each_element():
     """``phrase_qualifier_features``: "the second 'wait 1 seconds' block" singles out the right
     script's block (the second in script order), "on the left" the left script's (not the
-    palette's twin, further left), "lone" the block in no script; and an ordinal is counted over the blocks showing the name by their own
-    words as well, so "the second 'if <> then'" finds the second 'if' though the first one's
-    condition holds a block (with its slots' words it matches the name less well). A layout-6
-    network runs on the scene."""
+    palette's twin, further left), "lone" the block in no script; and an ordinal is counted
+    over the blocks showing the name by their own words as well, so "the second 'if <> then'"
+    finds the second 'if' though the first one's condition holds a block (with its slots'
+    words it matches the name less well). A layout-6 network runs on both scenes."""
     torch = pytest.importorskip("torch")
     from scratch_gym.single_drag.training.policy import (
         DragPolicyNet,
@@ -355,8 +355,6 @@ def test_layout_6_meets_the_said_ordinal_side_and_loneness_with_each_element():
         with_slots = match_features(
             ins, phrase, el_tok, box, header_children(container, where), order
         )
-        with torch.no_grad():
-            DragPolicyNet(layout=6, origin=True).eval()(obs)
         return phrase_qualifier_features(
             ins, 1, phrase, with_slots, el_tok, box, kinds, (head, ends, container), order
         )[0]
@@ -369,6 +367,10 @@ def test_layout_6_meets_the_said_ordinal_side_and_loneness_with_each_element():
         {"type": "block", "text": "wait 1 seconds", "x": 400, "y": 500, "w": 120, "h": 48},  # 4
         {"type": "block", "text": "hide", "x": 700, "y": 158, "w": 120, "h": 48},  # 5
     ]  # fmt: skip
+    net = DragPolicyNet(layout=6, origin=True).eval()
+    with torch.no_grad():
+        out = net(_one_observation(torch, wait, "Put the second 'wait 1 seconds' block here."))
+    assert out["grab_logits"].argmax(1).item() < len(wait)  # padding is never grabbed
     f = named(wait, "Put the second 'wait 1 seconds' block under 'say hi'.")
     assert f[:6, 0].tolist() == [0, 0, 0, 1, 0, 0] and f[:6, 1].tolist() == [0, 0, 0, 1, 0, 0]
     assert f[:6, 5:].tolist() == [[1, 0, 0]] * 6  # an ordinal is said
@@ -384,6 +386,9 @@ def test_layout_6_meets_the_said_ordinal_side_and_loneness_with_each_element():
         {"type": "block", "text": "mouse down", "x": 330, "y": 104, "w": 90, "h": 24},  # 1
         {"type": "block", "text": "if then", "x": 300, "y": 400, "w": 200, "h": 120},  # 2
     ]  # fmt: skip
+    with torch.no_grad():
+        out = net(_one_observation(torch, ifs, "Put the second 'if <> then' block here."))
+    assert out["grab_logits"].argmax(1).item() < len(ifs)
     f = named(ifs, "Put the second 'if <> then' block under 'hide'.")
     assert f[:3, 0].tolist() == [0, 0, 0]  # with its slots' words the first 'if' is no match
     assert f[:3, 1].tolist() == [0, 0, 1]  # by their own words both are: the second is 2

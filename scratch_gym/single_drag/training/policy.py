@@ -75,10 +75,12 @@ HEADER_PX = 10.0  # a block this close below its container's top sits in a slot,
 # words that qualify each quoted block ("the second 'A' block", "the lone 'A' block", "the 'A'
 # block on the left": ``said_qualifiers``) and meets them with each element's rank, loneness and
 # side, counted both over the elements that match the name with the words of the blocks in
-# their slots and over those that match it by their own words (``named_qualifier_features``)
+# their slots and over those that match it by their own words (``phrase_qualifier_features``),
+# and its grab head also reads how each element matches the second quoted phrase
 LAYOUTS = (1, 2, 3, 4, 5, 6)
 ELSE = tokens.word_id("else")  # an if-else's label reads "if then else"
 SLOT_WORDS = tuple(tokens.word_id(w) for w in ("slot", "input", "operand"))
+ORDINAL_WORDS = tuple(tokens.word_id(w) for w in ORDINALS[:MAX_RANK])  # first .. ninth
 LONE_WORDS = tuple(tokens.word_id(w) for w in LONE)
 SIDE_WORDS = (tokens.word_id("left"), tokens.word_id("right"))
 ON, THE = tokens.word_id("on"), tokens.word_id("the")
@@ -86,7 +88,7 @@ SAID_QUALIFIERS = MAX_RANK + 3  # per phrase: the ordinal (one-hot), "lone", "le
 NAMED_QUALIFIER_FEATURES = 8  # per element and phrase, see ``named_qualifier_features``
 # the words that name a slot's place, as the grammar writes them: ordinals, and the two sides
 SLOT_PLACES = {
-    **{tokens.word_id(w): i for i, w in enumerate(ORDINALS[:MAX_RANK])},
+    **{word: i for i, word in enumerate(ORDINAL_WORDS)},
     tokens.word_id("left"): 0,
     tokens.word_id("right"): 1,
 }
@@ -250,27 +252,32 @@ def said_qualifiers(ins: torch.Tensor, which: int) -> torch.Tensor:
     opening, closing = quote & (count == 2 * which - 1), quote & (count == 2 * which)
     before = _shifted(ins, -1)
     out = torch.zeros((ins.shape[0], SAID_QUALIFIERS), dtype=torch.float32, device=ins.device)
-    for place, word in enumerate(ORDINALS[:MAX_RANK]):
-        out[:, place] = (opening & (before == tokens.word_id(word))).any(1).float()
+    for place, word in enumerate(ORDINAL_WORDS):
+        out[:, place] = (opening & (before == word)).any(1).float()
     lone = torch.zeros_like(opening)
     for word in LONE_WORDS:
         lone |= opening & (before == word)
     out[:, MAX_RANK] = lone.any(1).float()
+    after = {k: _shifted(ins, k) for k in range(1, 5)}
+    # where the side word stands: "' on the left" (after[3]), "' block on the left" (after[4])
+    side_at = [
+        (closing & (after[skip] == ON) & (after[skip + 1] == THE), after[skip + 2])
+        for skip in (1, 2)
+    ]  # fmt: skip
     for column, side in enumerate(SIDE_WORDS, MAX_RANK + 1):
         said = torch.zeros_like(closing)
-        for skip in (1, 2):  # "' on the left", "' block on the left"
-            said |= (
-                closing
-                & (_shifted(ins, skip) == ON)
-                & (_shifted(ins, skip + 1) == THE)
-                & (_shifted(ins, skip + 2) == side)
-            )
+        for on_the, word in side_at:
+            said |= on_the & (word == side)
         out[:, column] = said.any(1).float()
     return out
 
 
 def named_qualifier_features(
-    said: torch.Tensor, with_slots: torch.Tensor, own_words: torch.Tensor, *qualifiers: torch.Tensor
+    said: torch.Tensor,
+    with_slots: torch.Tensor,
+    own_words: torch.Tensor,
+    qualifiers_with_slots: torch.Tensor,
+    qualifiers_own_words: torch.Tensor,
 ) -> torch.Tensor:
     """(B, K, ``NAMED_QUALIFIER_FEATURES``) the words' qualifiers of one phrase (``said``, from
     ``said_qualifiers``) met with each element: whether its rank among the equally best
@@ -279,16 +286,16 @@ def named_qualifier_features(
     (``with_slots``, ``match_features`` with ``children``) and by its own words (``own_words``:
     the grammar's ordinals count every block showing the bare label, whatever fills its slots);
     whether it is lone where the words say lone; and whether the words say an ordinal, a side,
-    "lone". ``qualifiers``: ``qualifier_features`` of ``with_slots`` and of ``own_words``."""
+    "lone". ``qualifiers_*``: ``qualifier_features`` of ``with_slots`` and of ``own_words``."""
     rank = said[:, None, :MAX_RANK]
     lone, left, right = (said[:, None, MAX_RANK + i] for i in range(3))
     columns = []
     for features in (with_slots, own_words):
         columns.append((features[..., MATCH_FEATURES:] * rank).sum(-1))
-    for q in qualifiers:
+    for q in (qualifiers_with_slots, qualifiers_own_words):
         columns.append(q[..., 1] * left + q[..., 2] * right)
     best = torch.maximum(with_slots[..., 4], own_words[..., 4])
-    columns.append(qualifiers[0][..., 0] * best * lone)
+    columns.append(qualifiers_with_slots[..., 0] * best * lone)
     columns += [
         rank.sum(-1).expand_as(best),
         (left + right).expand_as(best),
