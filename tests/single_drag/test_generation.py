@@ -232,7 +232,8 @@ def test_rewording_keeps_the_task_and_varies_the_sentence(drawn):
 
 def test_the_oracle_solves_every_relation_kind_in_the_real_editor(drag_env):
     """One task of each kind, sampled (view fitted, regions from Blockly's geometry) and
-    dragged by the oracle in the real editor."""
+    dragged by the oracle in the real editor. The blocks the task records as in view (those its
+    ordinals count) are the canvas blocks of the element list the environment shows."""
     env = drag_env
     env.reset(options={"task": "dc-01"})
     oracle = DragOracleAgent()
@@ -243,6 +244,8 @@ def test_the_oracle_solves_every_relation_kind_in_the_real_editor(drag_env):
         task = gen.sample(env.page, kind)
         assert relation_kind(task) == kind
         obs, info = env.reset(options={"task": task})
+        listed = {e["block_id"] for e in env.page.bridge.elements_list() if e["type"] == "block"}
+        assert set(task.meta["in_view"]) == listed, task.instruction
         oracle.reset(env.task)
         _, reward, terminated, _, info = env.step(oracle.act(obs, info))
         assert terminated
@@ -330,6 +333,26 @@ def test_the_static_check_catches_a_planted_read():
     assert not re.search(r"scratchworld(?!-)", "gym.make('scratchworld-singledrag-v0')")
 
 
+def _three_moves() -> dict:
+    """Two scripts (left, right) each ending in 'move (10) steps', and one more alone."""
+
+    def move(**more):
+        return {"opcode": "motion_movesteps", "inputs": {"STEPS": [1, [4, "10"]]}, "fields": {},
+                "next": None, "topLevel": False, "shadow": False, **more}  # fmt: skip
+
+    def hat(opcode, x, nxt):
+        return {"opcode": opcode, "inputs": {}, "fields": {}, "parent": None, "next": nxt,
+                "topLevel": True, "shadow": False, "x": x, "y": 0}  # fmt: skip
+
+    return {
+        "h1": hat("event_whenflagclicked", 0, "m1"),
+        "m1": move(parent="h1"),
+        "h2": hat("event_whenthisspriteclicked", 600, "m2"),
+        "m2": move(parent="h2"),
+        "m3": move(parent=None, topLevel=True, x=300, y=300),
+    }
+
+
 def test_equally_named_blocks_are_told_apart_as_the_lone_one_or_by_their_scripts_side():
     """Three 'move (10) steps' blocks: one in a script on the left, one in a script on the
     right, one alone on the canvas. Besides ordinals, the grammar names the lone one as such
@@ -340,21 +363,7 @@ def test_equally_named_blocks_are_told_apart_as_the_lone_one_or_by_their_scripts
 
     from scratch_gym.single_drag.generation.grammar import LONE, Labeller
 
-    def move(**more):
-        return {"opcode": "motion_movesteps", "inputs": {"STEPS": [1, [4, "10"]]}, "fields": {},
-                "next": None, "topLevel": False, "shadow": False, **more}  # fmt: skip
-
-    def hat(opcode, x, nxt):
-        return {"opcode": opcode, "inputs": {}, "fields": {}, "parent": None, "next": nxt,
-                "topLevel": True, "shadow": False, "x": x, "y": 0}  # fmt: skip
-
-    blocks = {
-        "h1": hat("event_whenflagclicked", 0, "m1"),
-        "m1": move(parent="h1"),
-        "h2": hat("event_whenthisspriteclicked", 600, "m2"),
-        "m2": move(parent="h2"),
-        "m3": move(parent=None, topLevel=True, x=300, y=300),
-    }
+    blocks = _three_moves()
     seen = collections.defaultdict(collections.Counter)
     for seed in range(200):
         labeller = Labeller(random.Random(seed), blocks)
@@ -363,3 +372,25 @@ def test_equally_named_blocks_are_told_apart_as_the_lone_one_or_by_their_scripts
     assert set(seen["m1"]) == {"first", " on the left"}
     assert set(seen["m2"]) == {"second", " on the right"}
     assert set(seen["m3"]) - {"third"} == set(LONE)
+
+
+def test_ordinals_sides_and_lone_count_only_the_blocks_in_view():
+    """The same three 'move (10) steps' blocks with the left script out of view: the right
+    script's block is now the first (never the second) and the lone one the second (never the
+    third); with only the right script in view its block needs no qualifier at all."""
+    import collections
+    import random
+
+    from scratch_gym.single_drag.generation.grammar import Labeller
+
+    blocks = _three_moves()
+    seen = collections.defaultdict(collections.Counter)
+    for seed in range(200):
+        labeller = Labeller(random.Random(seed), blocks, shown={"h2", "m2", "m3"})
+        for bid in ("m2", "m3"):
+            seen[bid][labeller.name(bid).qualifier] += 1
+        alone = Labeller(random.Random(seed), blocks, shown={"h2", "m2"})
+        seen["m2 alone"][alone.name("m2").qualifier] += 1
+    assert "first" in seen["m2"] and "second" not in seen["m2"], seen["m2"]
+    assert "second" in seen["m3"] and "third" not in seen["m3"], seen["m3"]
+    assert set(seen["m2 alone"]) == {""}

@@ -5,8 +5,10 @@ target place of that kind in the scene, a compatible block to drag (from the pal
 canvas block or a canvas stack grabbed by its top), a random view (stage size, target sprite or
 Stage, zoom 0.5-1.0, pan) and an instruction (``grammar``). ``sample(page)`` keeps a task only
 when the editor shows it: the scripts do not overlap, the source and the target lie in view,
-and Blockly's geometry gives non-empty feasible regions. Seeded: the same seed gives the same
-tasks (of this ``VERSION`` of the generator: pools record it).
+and Blockly's geometry gives non-empty feasible regions. It then words the instruction for that
+view: an ordinal, a side or "lone" singles a block out among the equally named blocks in view,
+as a reader of the screen counts them (``meta["in_view"]`` lists them). Seeded: the same seed
+gives the same tasks (of this ``VERSION`` of the generator: pools record it).
 
 A canvas source is sometimes a block as it comes out of the palette (its default values, the
 palette's first variable and list), and the palette then often shows the source's category, as
@@ -37,10 +39,12 @@ from scratch_gym.single_drag.generation.scenes import Scene, SceneWriter, draw_s
 from scratch_gym.single_drag.tasks.kinds import RELATION_KINDS, target_blocks
 from scratch_gym.single_drag.tasks.task import DragTask, Relation, Source, View, build_project
 
-VERSION = 5  # 3: fresh canvas sources, palette twins in view, unambiguous source phrases; 4: the
+VERSION = 6  # 3: fresh canvas sources, palette twins in view, unambiguous source phrases; 4: the
 # palette as a fresh page shows it (no Pen category left by a scene before, and the Pen shown for a
 # scene that names it without using it: bridge/vm.js), and an and/or of comparisons drawn; 5: a
-# block whose label shows more than once may be named as the lone one or by its script's side
+# block whose label shows more than once may be named as the lone one or by its script's side;
+# 6: the instruction is worded once the view is fitted, and its ordinals, sides and "lone" count
+# only the blocks in view (``meta["in_view"]``)
 PALETTE_TOP, PALETTE_BOTTOM = 110.0, 715.0
 MAX_ATTEMPTS = 40
 MARGIN = (24.0, 24.0, 80.0, 70.0)  # left, top, right, bottom px kept clear inside the code area
@@ -120,6 +124,7 @@ class TaskGenerator:
                 continue
             shown = self._fit_view(page, task)
             if shown is not None:
+                shown.instruction = reinstruct(shown, self.rng)  # counted over the view
                 return shown
         raise RuntimeError(f"no task the editor shows after {MAX_ATTEMPTS} attempts")
 
@@ -206,6 +211,7 @@ class TaskGenerator:
         if len(regions.start) == 0 or len(regions.end) == 0:
             return None
         task.regions = regions
+        task.meta = {**task.meta, "in_view": _blocks_in_view(page)}
         return task
 
 
@@ -267,11 +273,12 @@ def _instruction(
     scene: Scene,
     blocks: dict[str, Any],
     palette_category: str | None,
+    shown: set[str] | None = None,
 ) -> str:
     """The task's instruction. Where the source's twin shows (a palette block of the canvas
     source's opcode, or a canvas block of the palette source's), the source phrase says which
-    one is meant: the canvas or the palette."""
-    labeller = grammar.Labeller(rng, blocks)
+    one is meant: the canvas or the palette. ``shown``: the blocks in view (``Labeller``)."""
+    labeller = grammar.Labeller(rng, blocks, shown)
     variables, lists = scene.palette_names()
     if origin == "palette":
         twin = any(isinstance(b, dict) and b.get("opcode") == kind.opcode for b in blocks.values())
@@ -340,7 +347,11 @@ def reinstruct(task: DragTask, rng: random.Random) -> str:
     )
     source_kind_ = BlockKind(catalogue.get(opcode))
     category = task.view.category if task.view else None
-    return _instruction(rng, spot, origin, task.source, source_kind_, scene, blocks, category)
+    in_view = task.meta.get("in_view")
+    shown = None if in_view is None else set(in_view)
+    return _instruction(
+        rng, spot, origin, task.source, source_kind_, scene, blocks, category, shown
+    )
 
 
 def _literal(block: dict[str, Any], name: str) -> str | None:
@@ -386,6 +397,12 @@ def _points_to_show(geo: Geometry, task: DragTask) -> list[tuple[float, float]]:
         sl, st, sw, sh = geo.source_block(task)["path"]
         points += [(sl, st), (sl + min(sw, 60.0), st + min(sh, 30.0))]
     return points
+
+
+def _blocks_in_view(page: EditorPage) -> list[str]:
+    """The ids of the canvas blocks the element list shows (an uncovered point in the code
+    area): the blocks an agent that reads the screen can count."""
+    return sorted({e["block_id"] for e in page.bridge.elements_list() if e.get("type") == "block"})
 
 
 def _inner(geo: Geometry) -> tuple[float, float, float, float]:

@@ -54,12 +54,20 @@ def plain(text: str) -> str:
 
 
 class Labeller:
-    """Names blocks of the edited target (rendered with their values) and palette blocks."""
+    """Names blocks of the edited target (rendered with their values) and palette blocks.
 
-    def __init__(self, rng: random.Random, blocks: dict[str, Any]) -> None:
+    ``shown``: the ids of the blocks the view shows. Ordinals, sides and "lone" then single a
+    block out among the equally named blocks in view only, as a reader of the screen counts
+    them (default: every block of the target)."""
+
+    def __init__(
+        self, rng: random.Random, blocks: dict[str, Any], shown: set[str] | None = None
+    ) -> None:
         self.rng = rng
         self.blocks = blocks
         self.order = _reading_order(blocks)
+        if shown is not None:
+            self.order = [bid for bid in self.order if bid in shown]
 
     def label(self, block_id: str, style: str) -> str:
         b = self.blocks[block_id]
@@ -83,25 +91,25 @@ class Labeller:
         return out
 
     def name(self, block_id: str, exclude: set[str] = frozenset()) -> Named:
-        """A label for a canvas block, qualified where another block shows the same label."""
+        """A label for a canvas block, qualified where another block shows the same label (a
+        block out of view, such as the top of a tall script, is counted among every block)."""
         opcode = self.blocks[block_id]["opcode"]
         style = self.rng.choice(self.styles(opcode))
         label = self.label(block_id, style)
+        order = self.order if block_id in self.order else _reading_order(self.blocks)
         same = [
-            other
-            for other in self.order
-            if other not in exclude and self.label(other, style) == label
+            other for other in order if other not in exclude and self.label(other, style) == label
         ]
         if len(same) <= 1:
             return Named(label)
         if style != "values":
             values = self.label(block_id, "values")
-            if sum(self.label(o, "values") == values for o in self.order if o not in exclude) == 1:
+            if sum(self.label(o, "values") == values for o in order if o not in exclude) == 1:
                 return Named(values)
         container = self._container(block_id)
         if container is not None and self.rng.random() < 0.5:
             outer = self.label(container, "bare")
-            if sum(self.label(o, "bare") == outer for o in self.order) == 1:
+            if sum(self.label(o, "bare") == outer for o in order) == 1:
                 loop = "loop" if "repeat" in outer or "forever" in outer else "block"
                 return Named(label, f" inside the '{outer}' {loop}")
         lone = [other for other in same if _is_lone(self.blocks, other)]
