@@ -354,7 +354,7 @@ def main() -> None:
             f"error: {train_dir} holds tasks that are not generated ({', '.join(not_generated[:3])}"
             "...): train only on generated tasks, so that the stored ones stay held out"
         )
-    targets = bc_targets(train_pool)
+    targets = bc_targets(train_pool, args.layout)
     print(f"{len(targets.task)} demonstrations from {len(train_pool)} pooled tasks")
     net = DragPolicyNet(origin=True, layout=args.layout)
     with torch.no_grad():  # the geometric rules start from their least-squares fit

@@ -534,6 +534,32 @@ def test_a_block_is_named_with_the_blocks_in_its_slots():
     assert joined[:4, 4].tolist() == [1.0, 0.0, 0.0, 0.0]  # with its slots, the 'if' block
 
 
+def test_layout_7_gives_a_slot_reporter_to_its_block_not_to_the_box_of_the_block_above():
+    """A hat's box overlaps the top of the 'if' block joined under it, where the 'if' block's
+    condition sits: the smallest box around the condition's corner is the hat's. With ``whole``
+    (layout 7) a container holds the block's whole height, so the condition is the 'if'
+    block's (its words join the 'if' block's name) and is not the first block of a mouth; the
+    'if' block's mouth keeps its first block."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import DragPolicyNet, containers, header_children
+
+    elements = [
+        {"type": "block", "text": "when i receive go", "x": 300, "y": 80, "w": 175, "h": 70},  # 0
+        {"type": "block", "text": "if then else", "x": 300, "y": 142, "w": 320, "h": 300},  # 1
+        {"type": "block", "text": "key space pressed ?", "x": 347, "y": 146, "w": 226,
+         "h": 39},  # 2: in 1's condition slot, its corner inside the hat's box
+        {"type": "block", "text": "erase all", "x": 316, "y": 200, "w": 130, "h": 50},  # 3
+    ]  # fmt: skip
+    box, kinds = _boxes_and_kinds(torch, elements)
+    container, where = containers(box, kinds)
+    assert container[0, 2].item() == 0 and where[0, 2, 0] == 1.0  # the hat claims it
+    container, where = containers(box, kinds, whole=True)
+    assert container[0, :4].tolist() == [0, 1, 1, 1]
+    assert where[0, :4, 0].tolist() == [0.0, 0.0, 0.0, 1.0]  # 'erase all' starts the mouth
+    assert header_children(container, where)[0, 1, :4].tolist() == [0.0, 0.0, 1.0, 0.0]
+    assert DragPolicyNet(layout=7).layout == 7
+
+
 def test_ordinals_count_canvas_blocks_in_script_order_and_else_branches_are_told_apart():
     """With ``layout=2`` "the second 'wait' block" ranks canvas blocks as the grammar counts
     them: script by script (the left script's lower block before the right script's, though it
@@ -576,8 +602,8 @@ def test_ordinals_count_canvas_blocks_in_script_order_and_else_branches_are_told
     ranks = mouth_ranks(container, where, box)[0]
     assert ranks[4:7, 0].tolist() == [0.0, 0.0, 1.0]  # 'hide' starts the else branch
     assert ranks[4, 1].item() == 1.0 and ranks[1, 1].item() == 0.0  # both mouths hold blocks
-    with pytest.raises(ValueError, match=r"layout must be one of \(1, 2, 3, 4, 5, 6\), got 7"):
-        DragPolicyNet(layout=7)
+    with pytest.raises(ValueError, match=r"layout must be one of \(1, 2, 3, 4, 5, 6, 7\), got 8"):
+        DragPolicyNet(layout=8)
 
 
 # an if-else whose else branch holds 'hide', one whose first mouth holds 'show', and a plain 'if'

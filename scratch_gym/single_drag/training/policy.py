@@ -76,8 +76,11 @@ HEADER_PX = 10.0  # a block this close below its container's top sits in a slot,
 # block on the left": ``said_qualifiers``) and meets them with each element's rank, loneness and
 # side, counted both over the elements that match the name with the words of the blocks in
 # their slots and over those that match it by their own words (``phrase_qualifier_features``),
-# and its grab head also reads how each element matches the second quoted phrase
-LAYOUTS = (1, 2, 3, 4, 5, 6)
+# and its grab head also reads how each element matches the second quoted phrase; 7 also finds
+# each block's container only among the blocks that hold its whole height (``containers`` with
+# ``whole``), so the box of the block above (a hat's, or a block's bottom tab) no longer claims
+# a reporter in the next block's slot, which hid that block's slot words from the name matching
+LAYOUTS = (1, 2, 3, 4, 5, 6, 7)
 ELSE = tokens.word_id("else")  # an if-else's label reads "if then else"
 SLOT_WORDS = tuple(tokens.word_id(w) for w in ("slot", "input", "operand"))
 ORDINAL_WORDS = tuple(tokens.word_id(w) for w in ORDINALS[:MAX_RANK])  # first .. ninth
@@ -492,16 +495,21 @@ def phrase_masks(ins: torch.Tensor) -> tuple[torch.Tensor, ...]:
     return segment, word, word & (segment == 1), word & (segment == 3)
 
 
-def mouth_firsts(obs: dict[str, torch.Tensor]) -> torch.Tensor:
+def mouth_firsts(obs: dict[str, torch.Tensor], whole: bool = False) -> torch.Tensor:
     """(B, K) 1.0 where the element is the first block inside a C-block's mouth (``containers``)."""
     box, kinds = obs["element_box"].float(), obs["element_type"].long()
-    return containers(box, kinds)[1][..., 0]
+    return containers(box, kinds, whole)[1][..., 0]
 
 
-def containers(box: torch.Tensor, kinds: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def containers(
+    box: torch.Tensor, kinds: torch.Tensor, whole: bool = False
+) -> tuple[torch.Tensor, torch.Tensor]:
     """Which C-block mouth each canvas block sits in, from the boxes alone: (B, K) the index of
     the smallest other canvas block whose box holds the block's top-left corner and starts left
-    of it (every other element: itself), and (B, K, 2) per block [first: 1.0 where it is the
+    of it (with ``whole``: and holds the block's whole height, as a C-block holds its mouths'
+    blocks and a block the reporters in its slots, where the box of the block above only
+    overlaps a block's first pixels) (every other element: itself), and (B, K, 2) per block
+    [first: 1.0 where it is the
     first block of its mouth (nothing joined above it, at least ``HEADER_PX`` below the top:
     a reporter in a slot of the header is not), its top below its container's top in
     ``OFFSET_PX`` units]. "Into the mouth of 'A'" is a drop onto the corner of the first block
@@ -513,6 +521,8 @@ def containers(box: torch.Tensor, kinds: torch.Tensor) -> tuple[torch.Tensor, to
     inside = (x[:, None, :] + 3.0 < x[:, :, None]) & (cx[:, :, None] <= (x + w)[:, None, :])
     inside &= (y[:, None, :] < cy[:, :, None]) & (cy[:, :, None] <= (y + h)[:, None, :])
     inside &= block[:, None, :] & block[:, :, None]  # [b, i, j]: i's corner lies in block j
+    if whole:
+        inside &= (y + h)[:, :, None] <= (y + h)[:, None, :] + 1.0
     area = (w * h)[:, None, :].expand_as(inside).masked_fill(~inside, float("inf"))
     held = inside.any(-1)
     own = torch.arange(kinds.shape[1], device=kinds.device).expand_as(kinds)
@@ -707,7 +717,7 @@ class DragPolicyNet(nn.Module):
         centre = box[..., :2] + box[..., 2:] / 2
         kinds = obs["element_type"].long()
         shape = self.kind(kinds) + self.box(torch.cat([box, centre], -1))
-        container, where = containers(box, kinds)
+        container, where = containers(box, kinds, whole=self.layout >= 7)
         children = header_children(container, where)
         head, ends = script_heads(box, kinds)
         stack = stack_heights(box, kinds)  # px
@@ -986,7 +996,7 @@ class Targets:
             "element_tokens": torch.as_tensor(pool.elements["element_tokens"][self.task]),
             "element_type": kinds,
         }
-        features = relation_rule_features(base, mouth_firsts(obs))
+        features = relation_rule_features(base, mouth_firsts(obs, whole=layout >= 7))
         y = self.drop_offsets(pool)
         rules = np.zeros((len(RELATIONS), len(rule_inputs(layout)), 2), np.float32)
         for r in range(len(RELATIONS)):
@@ -1005,9 +1015,10 @@ def fit_linear_rule(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.linalg.lstsq(x, y, rcond=RULE_RCOND)[0]
 
 
-def bc_targets(pool: Pool) -> Targets:
+def bc_targets(pool: Pool, layout: int = 1) -> Targets:
     """The oracle's drag for every pooled task whose elements show both blocks, checked with the
-    drag model (the drop that aligns the intended connections, from the start region's anchor)."""
+    drag model (the drop that aligns the intended connections, from the start region's anchor);
+    a mouth's drop picks what a ``layout`` network picks (``_mouth_picks``)."""
     rows: list[tuple[int, int, int, tuple[float, float], tuple[float, float], int, bool]] = []
     boxes = pool.elements["element_box"] * SCREEN
     kinds = pool.elements["element_type"]
@@ -1051,12 +1062,19 @@ def bc_targets(pool: Pool) -> Targets:
         start=np.array([r[3] for r in rows], np.float32),
         end=np.array([r[4] for r in rows], np.float32),
         relation=relation,
-        pick=_mouth_picks(pool, task, drop, np.array([r[6] for r in rows]), relation),
+        pick=_mouth_picks(
+            pool, task, drop, np.array([r[6] for r in rows]), relation, whole=layout >= 7
+        ),
     )
 
 
 def _mouth_picks(
-    pool: Pool, task: np.ndarray, drop: np.ndarray, at_corner: np.ndarray, relation: np.ndarray
+    pool: Pool,
+    task: np.ndarray,
+    drop: np.ndarray,
+    at_corner: np.ndarray,
+    relation: np.ndarray,
+    whole: bool = False,
 ) -> np.ndarray:
     """What a layout-4 drop head picks: for a drop onto the first block of a mouth
     (``at_corner``: its corner at the connection), the C-block that holds it (``containers``)
@@ -1069,7 +1087,7 @@ def _mouth_picks(
         box = torch.as_tensor(pool.elements["element_box"][task[rows]])
         kinds = torch.as_tensor(pool.elements["element_type"][task[rows]]).long()
         el_tok = torch.as_tensor(pool.elements["element_tokens"][task[rows]]).long()
-        container, where = containers(box, kinds)
+        container, where = containers(box, kinds, whole)
         mouths = else_mouths(container, where, box, kinds, el_tok, stack_heights(box, kinds))
         blocks = mouth_blocks(container, where, mouths[..., 0]).numpy()
         b = np.arange(len(box))
