@@ -45,13 +45,22 @@ SPLITS = ("scratchworld", "stored", "heldout")
 
 
 def heldout_tasks(folder: Path, n: int, seed: int) -> Path:
-    """``n`` generated tasks of ``seed`` written to ``folder`` (kept when already there)."""
+    """``n`` generated tasks of ``seed`` written to ``folder`` (kept when already there and
+    drawn by this version of the generator: ``folder/generator.json`` records it)."""
     from scratch_gym.editor.page import EditorPage
-    from scratch_gym.single_drag.generation.generator import TaskGenerator
+    from scratch_gym.single_drag.generation.generator import VERSION, TaskGenerator
     from scratch_gym.single_drag.tasks.task import load_tasks, write_task
 
     folder.mkdir(parents=True, exist_ok=True)
+    stamp = folder / "generator.json"
+    drawn_by = {"generator": VERSION, "seed": seed}
     have = {t.id for t in load_tasks(folder=folder)}
+    if have and (not stamp.is_file() or json.loads(stamp.read_text()) != drawn_by):
+        raise SystemExit(
+            f"error: {folder} holds held-out tasks of another generator version or seed than "
+            f"{drawn_by}: use another --out, or delete that folder to draw them anew"
+        )
+    stamp.write_text(json.dumps(drawn_by) + "\n")
     want = [f"heldout-s{seed}-{i:04d}" for i in range(n)]
     if set(want) <= have:
         return folder
