@@ -560,6 +560,36 @@ def test_layout_7_gives_a_slot_reporter_to_its_block_not_to_the_box_of_the_block
     assert DragPolicyNet(layout=7).layout == 7
 
 
+def test_layout_7_never_drops_the_grabbed_block_onto_what_it_carries():
+    """Grabbing the reporter 'item (1) of [cards]' carries its own input: a layout-7 network
+    never drops it there (a layout-6 one could), while another block's input stays a target;
+    grabbing a lone hat does not carry the top of the stack that only touches its bottom."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import DragPolicyNet, carried
+
+    elements = [
+        {"type": "block", "text": "set pen size to 1", "x": 340, "y": 480, "w": 160, "h": 46},  # 0
+        {"type": "input", "text": "1", "x": 465, "y": 490, "w": 29, "h": 23},  # 1
+        {"type": "block", "text": "item 1 of cards", "x": 880, "y": 527, "w": 148, "h": 29},  # 2
+        {"type": "input", "text": "1", "x": 916, "y": 530, "w": 29, "h": 23},  # 3
+        {"type": "block", "text": "when flag clicked", "x": 560, "y": 200, "w": 100, "h": 45},  # 4
+        {"type": "block", "text": "say hello", "x": 560, "y": 240, "w": 120, "h": 40},  # 5
+    ]
+    obs = _one_observation(
+        torch, elements, "Fill the slot of 'set pen size to' with the 'item (1) of [cards]' block"
+    )
+    box = obs["element_box"]
+    assert carried(box, torch.tensor([2]))[0, :6].tolist() == [0, 0, 1, 1, 0, 0]
+    assert carried(box, torch.tensor([4]))[0, :6].tolist() == [0, 0, 0, 0, 1, 0]
+    torch.manual_seed(0)
+    for layout, reachable in ((6, True), (7, False)):
+        net = DragPolicyNet(layout=layout).eval()
+        with torch.no_grad():
+            logits = net(obs, grab=torch.tensor([2]))["drop_logits"][0]
+        assert (logits[3] > -1e30).item() is reachable, layout
+        assert logits[1] > -1e30  # the other block's input stays a target
+
+
 def test_ordinals_count_canvas_blocks_in_script_order_and_else_branches_are_told_apart():
     """With ``layout=2`` "the second 'wait' block" ranks canvas blocks as the grammar counts
     them: script by script (the left script's lower block before the right script's, though it

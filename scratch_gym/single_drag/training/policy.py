@@ -79,7 +79,9 @@ HEADER_PX = 10.0  # a block this close below its container's top sits in a slot,
 # and its grab head also reads how each element matches the second quoted phrase; 7 also finds
 # each block's container only among the blocks that hold its whole height (``containers`` with
 # ``whole``), so the box of the block above (a hat's, or a block's bottom tab) no longer claims
-# a reporter in the next block's slot, which hid that block's slot words from the name matching
+# a reporter in the next block's slot, which hid that block's slot words from the name matching,
+# and never drops the grabbed block onto itself or what it carries (``carried``: its slots and
+# mouths)
 LAYOUTS = (1, 2, 3, 4, 5, 6, 7)
 ELSE = tokens.word_id("else")  # an if-else's label reads "if then else"
 SLOT_WORDS = tuple(tokens.word_id(w) for w in ("slot", "input", "operand"))
@@ -563,6 +565,21 @@ def relation_rule_features(base: torch.Tensor, in_mouth: torch.Tensor) -> torch.
     return out
 
 
+def carried(box: torch.Tensor, grab: torch.Tensor) -> torch.Tensor:
+    """(B, K) True for the grabbed element (B,) and the elements whose top-left corner and
+    whole height lie in its box (its inputs, fields, the blocks in its slots and mouths): they
+    move with it, so a drop can never go onto them. A block that only touches its bottom, such
+    as the top of another stack just below a lone hat, is not carried."""
+    px = box.float() * torch.as_tensor(SCREEN)
+    g = px[torch.arange(len(grab)), grab]  # (B, 4)
+    cx, cy = px[..., 0] + 2.0, px[..., 1] + 2.0
+    bottom = (g[:, 1] + g[:, 3])[:, None]
+    inside = (cx >= g[:, None, 0]) & (cx <= (g[:, 0] + g[:, 2])[:, None])
+    inside &= (cy >= g[:, None, 1]) & (px[..., 1] + px[..., 3] <= bottom + 1.0)
+    own = torch.arange(box.shape[1], device=box.device)[None, :] == grab[:, None]
+    return inside | own
+
+
 def rule_features(
     size: torch.Tensor,
     stack: torch.Tensor,
@@ -795,6 +812,7 @@ class DragPolicyNet(nn.Module):
         return {
             "origin_logits": origin_logits,
             "relation_inputs": torch.cat([context, src_phrase], -1),
+            "box": box,
             "size": box[..., 2:] * torch.as_tensor(SCREEN[2:]) / OFFSET_PX,
             "stack": stack / OFFSET_PX,
             "kinds": kinds,
@@ -843,9 +861,12 @@ class DragPolicyNet(nn.Module):
         by_kind = torch.einsum("bkrf,rfo->bkro", features, self.rules)  # (B, K, R, 2)
         kind = relation_logits.softmax(-1)  # (B, R)
         rule = (by_kind * kind[:, None, :, None]).sum(2)
+        drop_ok = state["drop_ok"]
+        if self.layout >= 7:
+            drop_ok = drop_ok & ~carried(state["box"], grab)
         return {
             "relation_logits": relation_logits,
-            "drop_logits": d[..., 0].masked_fill(~state["drop_ok"], neg),
+            "drop_logits": d[..., 0].masked_fill(~drop_ok, neg),
             "drop_offset": rule + d[..., 1:3],
         }
 
