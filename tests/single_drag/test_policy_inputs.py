@@ -560,6 +560,43 @@ def test_layout_7_gives_a_slot_reporter_to_its_block_not_to_the_box_of_the_block
     assert DragPolicyNet(layout=7).layout == 7
 
 
+def test_layout_7_names_a_block_with_every_block_nested_in_its_slots():
+    """'repeat until <not <touching (mouse-pointer v)?>>': with only the blocks directly in its
+    slots the loop reads "repeat until not" and its 'not' "not touching mouse-pointer ?", the
+    better match; with every nested block (``slot_descendants``) the loop matches the whole
+    name."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import (
+        containers,
+        header_children,
+        match_features,
+        slot_descendants,
+    )
+
+    elements = [
+        {"type": "block", "text": "repeat until", "x": 300, "y": 100, "w": 300, "h": 120},  # 0
+        {"type": "block", "text": "not", "x": 390, "y": 103, "w": 200, "h": 32},  # 1
+        {"type": "block", "text": "touching mouse-pointer ?", "x": 420, "y": 106, "w": 150,
+         "h": 26},  # 2
+        {"type": "block", "text": "move 10 steps", "x": 316, "y": 150, "w": 120, "h": 40},  # 3
+    ]  # fmt: skip
+    box, kinds = _boxes_and_kinds(torch, elements)
+    children = header_children(*containers(box, kinds, whole=True))
+    nested = slot_descendants(children)
+    assert children[0, 0, :4].tolist() == [0.0, 1.0, 0.0, 0.0]
+    assert nested[0, 0, :4].tolist() == [0.0, 1.0, 1.0, 0.0]  # not the mouth's 'move'
+    assert nested[0, 1, :4].tolist() == [0.0, 0.0, 1.0, 0.0]
+    ins = torch.as_tensor(
+        tokens.encode("In 'repeat until <not <touching (mouse-pointer v)?>>'", 64)
+    )
+    phrase = ((ins[None] == tokens.QUOTE).long().cumsum(1) == 1) & (ins[None] != tokens.QUOTE)
+    el_tok = torch.as_tensor(encode_elements(elements)["element_tokens"])[None]
+    best = match_features(ins[None], phrase, el_tok, box, children)[0, :4, 4].tolist()
+    assert best == [0.0, 1.0, 0.0, 0.0]  # direct children only: the 'not' block
+    best = match_features(ins[None], phrase, el_tok, box, nested)[0, :4, 4].tolist()
+    assert best == [1.0, 0.0, 0.0, 0.0]  # every nested block: the loop
+
+
 def test_layout_7_never_drops_the_grabbed_block_onto_what_it_carries():
     """Grabbing the reporter 'item (1) of [cards]' carries its own input: a layout-7 network
     never drops it there (a layout-6 one could), while another block's input stays a target;

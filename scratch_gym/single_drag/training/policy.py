@@ -80,6 +80,8 @@ HEADER_PX = 10.0  # a block this close below its container's top sits in a slot,
 # each block's container only among the blocks that hold its whole height (``containers`` with
 # ``whole``), so the box of the block above (a hat's, or a block's bottom tab) no longer claims
 # a reporter in the next block's slot, which hid that block's slot words from the name matching,
+# names a block with the words of every block nested in its slots, not only the outermost ones
+# (``slot_descendants``: "'repeat until <not <touching color?>>'" names the loop, not its 'not'),
 # and never drops the grabbed block onto itself or what it carries (``carried``: its slots and
 # mouths)
 LAYOUTS = (1, 2, 3, 4, 5, 6, 7)
@@ -544,6 +546,16 @@ def header_children(container: torch.Tensor, where: torch.Tensor) -> torch.Tenso
     return (adjacency * slot[..., None].float()).transpose(1, 2)
 
 
+def slot_descendants(children: torch.Tensor, depth: int = 4) -> torch.Tensor:
+    """(B, K, K) 1.0 at [b, j, i] where block i sits in a slot of block j or, up to ``depth``
+    levels down, in a slot of a block in j's slots (``children``: ``header_children``)."""
+    out, reach = children, children
+    for _ in range(depth - 1):
+        reach = torch.bmm(reach, children)
+        out = out + reach
+    return (out > 0).float()
+
+
 def relation_rule_features(base: torch.Tensor, in_mouth: torch.Tensor) -> torch.Tensor:
     """(B, K, R, ``rule_inputs``): ``rule_features`` per relation kind, then the
     ``RULE_INPUTS_MOUTH`` columns.
@@ -736,12 +748,13 @@ class DragPolicyNet(nn.Module):
         shape = self.kind(kinds) + self.box(torch.cat([box, centre], -1))
         container, where = containers(box, kinds, whole=self.layout >= 7)
         children = header_children(container, where)
+        named_with = slot_descendants(children) if self.layout >= 7 else children
         head, ends = script_heads(box, kinds)
         stack = stack_heights(box, kinds)  # px
         order = script_order(box, kinds, head, container) if self.layout >= 2 else None
-        src_features = match_features(ins, src_mask, el_tok, box, children, order)
+        src_features = match_features(ins, src_mask, el_tok, box, named_with, order)
         m_src = self.match(src_features)
-        tgt_features = match_features(ins, tgt_mask, el_tok, box, children, order)
+        tgt_features = match_features(ins, tgt_mask, el_tok, box, named_with, order)
         m_tgt = self.match(tgt_features)
         if self.layout >= 3:  # "the lone 'A' block", "the 'A' block on the left"
             m_src = m_src + self.qualify(
