@@ -7,7 +7,8 @@ December 2026 with layout 4: 2,200 training tasks captured in 30.5 minutes, abou
 then training 16.6; on 7 December 2026, on a slower machine, the same 2,200 tasks took 35.6
 minutes and layout 6's 1,400 updates 17.8).
 
-1. Pools: captures ``--train-tasks`` generated tasks (seed ``--seed``) and ``--heldout-tasks``
+1. Pools: captures ``--train-tasks`` generated tasks (seed ``--seed``, generator version
+   ``--generator-version``, 5 for the shipped checkpoint) and ``--heldout-tasks``
    held-out ones (seed ``--seed + 1``) from the real editor into OUT/pool-train and
    OUT/pool-heldout (about 0.84 s a task with 2 workers), or reuses pools built elsewhere
    (``--train-pool``/``--heldout-pool``). Building is resumable. A training pool that holds
@@ -51,6 +52,7 @@ from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.drag_model import simulate
 from scratch_gym.single_drag.fast.pool import Pool, build_pool, load_pool
 from scratch_gym.single_drag.generation.generator import reinstruct
+from scratch_gym.single_drag.generation.versions import VERSIONS as GENERATOR_VERSIONS
 from scratch_gym.single_drag.rl_spaces import GRID, grid_cells, grid_points
 from scratch_gym.single_drag.tasks.instructions import SETTINGS, instruction_for
 from scratch_gym.single_drag.training.heuristic import HeuristicDragPolicy
@@ -325,6 +327,9 @@ def main() -> None:
     ap.add_argument("--layout", type=int, choices=LAYOUTS, default=6,
                     help="how the network reads the scene's layout (DragPolicyNet; the shipped "
                          "checkpoint's is 6: docs/training.md)")  # fmt: skip
+    ap.add_argument("--generator-version", type=int, choices=GENERATOR_VERSIONS, default=5,
+                    help="which task generator draws the pools it captures (the shipped "
+                         "checkpoint's is 5; version 6 counts ordinals over the view only)")  # fmt: skip
     ap.add_argument("--rewordings", type=int, default=6,
                     help="other wordings of each training instruction (0: the captured one only)")  # fmt: skip
     args = ap.parse_args()
@@ -345,7 +350,10 @@ def main() -> None:
                 bar.total, bar.n = total, done
                 bar.refresh()
 
-            build_pool(folder, n, seed, workers=args.workers, progress=progress)
+            build_pool(
+                folder, n, seed, workers=args.workers, progress=progress,
+                version=args.generator_version,
+            )  # fmt: skip
             bar.close()
     train_pool, heldout = load_pool(train_dir, limit=args.train_tasks), load_pool(held_dir)
     not_generated = [t for t in train_pool.ids if not t.startswith("gen-")]

@@ -10,6 +10,8 @@ from scratch_gym.cli.arguments import non_negative_int, positive_int
 from scratch_gym.cli.output import UsageError, print_json_last
 from scratch_gym.progress import progress_bar
 from scratch_gym.records.text import table
+from scratch_gym.single_drag.generation.versions import VERSION as GENERATOR_VERSION
+from scratch_gym.single_drag.generation.versions import VERSIONS as GENERATOR_VERSIONS
 
 
 def register(single_drag: argparse.ArgumentParser) -> None:
@@ -28,6 +30,14 @@ def register(single_drag: argparse.ArgumentParser) -> None:
         "--n", type=non_negative_int, required=True, help="generated tasks to capture"
     )
     build.add_argument("--seed", type=int, default=0, help="generator seed (default 0)")
+    build.add_argument(
+        "--generator-version",
+        type=int,
+        choices=GENERATOR_VERSIONS,
+        default=GENERATOR_VERSION,
+        help=f"which generator draws the tasks (default {GENERATOR_VERSION}; the shipped drag "
+        "policy trained on version 5)",
+    )
     build.add_argument("--out", type=Path, required=True, help="the pool directory")
     build.add_argument(
         "--stored",
@@ -64,7 +74,14 @@ def run_build(args: argparse.Namespace) -> int:
     stored: bool | list[str] = False if args.stored is None else (args.stored or True)
     try:
         manifest = build_pool(
-            args.out, args.n, args.seed, stored, args.workers, (w, h), progress=progress
+            args.out,
+            args.n,
+            args.seed,
+            stored,
+            args.workers,
+            (w, h),
+            progress=progress,
+            version=args.generator_version,
         )
     except (KeyError, ValueError) as exc:  # unknown stored ids, another pool in --out
         bar.close()

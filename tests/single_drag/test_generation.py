@@ -252,6 +252,7 @@ def test_the_oracle_solves_every_relation_kind_in_the_real_editor(drag_env):
         if reward != 1.0:
             failed.append((kind, task.instruction))
     assert not failed, failed
+    assert "in_view" not in TaskGenerator(4, version=5).sample(env.page).meta  # counts them all
 
 
 def test_an_and_or_of_comparisons_keeps_its_own_brackets():
@@ -394,3 +395,8 @@ def test_ordinals_sides_and_lone_count_only_the_blocks_in_view():
     assert "first" in seen["m2"] and "second" not in seen["m2"], seen["m2"]
     assert "second" in seen["m3"] and "third" not in seen["m3"], seen["m3"]
     assert set(seen["m2 alone"]) == {""}
+
+
+def test_only_known_generator_versions_draw():
+    with pytest.raises(ValueError, match=r"generator version must be one of \(5, 6\), got 4"):
+        TaskGenerator(0, version=4)

@@ -36,15 +36,10 @@ from scratch_gym.single_drag.generation.blocks import (
     script_text,
 )
 from scratch_gym.single_drag.generation.scenes import Scene, SceneWriter, draw_scene
+from scratch_gym.single_drag.generation.versions import VERSION, VERSIONS
 from scratch_gym.single_drag.tasks.kinds import RELATION_KINDS, target_blocks
 from scratch_gym.single_drag.tasks.task import DragTask, Relation, Source, View, build_project
 
-VERSION = 6  # 3: fresh canvas sources, palette twins in view, unambiguous source phrases; 4: the
-# palette as a fresh page shows it (no Pen category left by a scene before, and the Pen shown for a
-# scene that names it without using it: bridge/vm.js), and an and/or of comparisons drawn; 5: a
-# block whose label shows more than once may be named as the lone one or by its script's side;
-# 6: the instruction is worded once the view is fitted, and its ordinals, sides and "lone" count
-# only the blocks in view (``meta["in_view"]``)
 PALETTE_TOP, PALETTE_BOTTOM = 110.0, 715.0
 MAX_ATTEMPTS = 40
 MARGIN = (24.0, 24.0, 80.0, 70.0)  # left, top, right, bottom px kept clear inside the code area
@@ -112,8 +107,11 @@ def spots(blocks: dict[str, Any]) -> list[Spot]:
 class TaskGenerator:
     """``sample(page)`` makes a new task that the page shows (see the module docstring)."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, version: int = VERSION) -> None:
+        if version not in VERSIONS:
+            raise ValueError(f"generator version must be one of {VERSIONS}, got {version!r}")
         self.rng = random.Random(seed)
+        self.version = version
         self.count = 0
 
     def sample(self, page: EditorPage, kind: str | None = None) -> DragTask:
@@ -124,7 +122,9 @@ class TaskGenerator:
                 continue
             shown = self._fit_view(page, task)
             if shown is not None:
-                shown.instruction = reinstruct(shown, self.rng)  # counted over the view
+                if self.version >= 6:
+                    shown.meta = {**shown.meta, "in_view": _blocks_in_view(page)}
+                    shown.instruction = reinstruct(shown, self.rng)  # counted over the view
                 return shown
         raise RuntimeError(f"no task the editor shows after {MAX_ATTEMPTS} attempts")
 
@@ -211,7 +211,6 @@ class TaskGenerator:
         if len(regions.start) == 0 or len(regions.end) == 0:
             return None
         task.regions = regions
-        task.meta = {**task.meta, "in_view": _blocks_in_view(page)}
         return task
 
 
