@@ -510,14 +510,14 @@ def containers(
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Which C-block mouth each canvas block sits in, from the boxes alone: (B, K) the index of
     the smallest other canvas block whose box holds the block's top-left corner and starts left
-    of it (with ``whole``: and holds the block's whole height, as a C-block holds its mouths'
-    blocks and a block the reporters in its slots, where the box of the block above only
-    overlaps a block's first pixels) (every other element: itself), and (B, K, 2) per block
-    [first: 1.0 where it is the
-    first block of its mouth (nothing joined above it, at least ``HEADER_PX`` below the top:
-    a reporter in a slot of the header is not), its top below its container's top in
-    ``OFFSET_PX`` units]. "Into the mouth of 'A'" is a drop onto the corner of the first block
-    inside 'A' when the mouth holds blocks (the new block goes where that one is)."""
+    of it (every other element: itself; with ``whole``, a container must also hold the block's
+    whole height, as a C-block holds its mouths' blocks and a block the reporters in its slots,
+    while the box of the block above overlaps only a block's first pixels), and (B, K, 2) per
+    block [first: 1.0 where it is the first block of its mouth (nothing joined above it, at
+    least ``HEADER_PX`` below the top: a reporter in a slot of the header is not), its top below
+    its container's top in ``OFFSET_PX`` units]. "Into the mouth of 'A'" is a drop onto the
+    corner of the first block inside 'A' when the mouth holds blocks (the new block goes where
+    that one is)."""
     px = box.float() * torch.as_tensor(SCREEN)
     x, y, w, h = px.unbind(-1)
     block = kinds == BLOCK
