@@ -33,7 +33,7 @@ from scratch_gym.single_drag.fast.snapshot import (
     Snapshot,
     SnapshotError,
 )
-from scratch_gym.single_drag.generation.generator import VERSION as GENERATOR_VERSION
+from scratch_gym.single_drag.generation.versions import VERSION as GENERATOR_VERSION
 from scratch_gym.single_drag.rl_spaces import MAX_ELEMENTS, encode_elements
 
 MANIFEST = "pool.json"

@@ -65,9 +65,8 @@ class Labeller:
     ) -> None:
         self.rng = rng
         self.blocks = blocks
-        self.order = _reading_order(blocks)
-        if shown is not None:
-            self.order = [bid for bid in self.order if bid in shown]
+        self.every = _reading_order(blocks)  # every block, for one out of view
+        self.order = self.every if shown is None else [b for b in self.every if b in shown]
 
     def label(self, block_id: str, style: str) -> str:
         b = self.blocks[block_id]
@@ -96,7 +95,7 @@ class Labeller:
         opcode = self.blocks[block_id]["opcode"]
         style = self.rng.choice(self.styles(opcode))
         label = self.label(block_id, style)
-        order = self.order if block_id in self.order else _reading_order(self.blocks)
+        order = self.order if block_id in self.order else self.every
         same = [
             other for other in order if other not in exclude and self.label(other, style) == label
         ]
