@@ -72,13 +72,15 @@ from scratch_gym.single_drag.training.policy import (
 
 def reworded_instructions(pool: Pool, m: int, seed: int) -> dict[str, np.ndarray]:
     """Per setting, ``m`` other wordings of every pooled task's instruction as token ids
-    (T, m, L): the same scene and goal, worded anew by the generator's grammar (``reinstruct``),
-    so that 1,100 captured scenes show thousands of sentences."""
+    (T, m, L): the same scene and goal, worded anew by the grammar of the generator version
+    that drew the pool (``reinstruct``), so that 1,100 captured scenes show thousands of
+    sentences."""
+    version = pool.generator or min(GENERATOR_VERSIONS)  # a pool from before versions: 5's rules
     out = {s: np.zeros((len(pool), m, tokens.INSTRUCTION_TOKENS), np.int64) for s in SETTINGS}
     for i, snap in enumerate(tqdm(pool.snapshots, desc="rewording", unit="task")):
         rng = random.Random(seed * 1_000_003 + i)
         for j in range(m):
-            task = replace(snap.task, instruction=reinstruct(snap.task, rng))
+            task = replace(snap.task, instruction=reinstruct(snap.task, rng, version))
             for s in SETTINGS:
                 out[s][i, j] = tokens.encode(instruction_for(task, s), tokens.INSTRUCTION_TOKENS)
     return out
@@ -231,9 +233,12 @@ def train(
     eval_every,
     seed,
     wordings: dict[str, np.ndarray] | None = None,
+    snapshots: Path | None = None,
 ) -> list[dict]:
     """``updates`` optimiser steps (cloning, then policy gradient for the last ``rl_share``): a
-    budget in steps, not seconds, so that the same seed gives the same policy on a busy machine."""
+    budget in steps, not seconds, so that the same seed gives the same policy on a busy machine.
+    With ``snapshots``, the policy at every curve point is saved there as
+    ``policy-<updates>.pt``, to be chosen among on validation."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     opt = torch.optim.AdamW(net.parameters(), lr=1e-3, weight_decay=0.05)
@@ -244,6 +249,9 @@ def train(
     for step in (bar := tqdm(range(updates), desc="training", unit="update")):
         if step % eval_every == 0:
             curve.append(evaluate_fast(net, train_pool, heldout, time.perf_counter() - t0, step))
+            if snapshots is not None and step:
+                DragPolicy(net).save(snapshots / f"policy-{step:05d}.pt")
+                net.train()
         phase = "bc" if step < rl_from else "rl"
         if phase == "bc":
             pick = rng.integers(len(targets.task), size=128)
@@ -330,6 +338,9 @@ def main() -> None:
     ap.add_argument("--generator-version", type=int, choices=GENERATOR_VERSIONS, default=5,
                     help="which task generator draws the pools it captures (the shipped "
                          "checkpoint's is 5; version 6 counts ordinals over the view only)")  # fmt: skip
+    ap.add_argument("--snapshots", action="store_true",
+                    help="also save the policy at every curve point, as "
+                         "OUT/snapshots/policy-<updates>.pt")  # fmt: skip
     ap.add_argument("--rewordings", type=int, default=6,
                     help="other wordings of each training instruction (0: the captured one only)")  # fmt: skip
     args = ap.parse_args()
@@ -370,9 +381,12 @@ def main() -> None:
     wordings = (
         reworded_instructions(train_pool, args.rewordings, args.seed) if args.rewordings else None
     )
+    snapshots = args.out / "snapshots" if args.snapshots else None
+    if snapshots is not None:
+        snapshots.mkdir(exist_ok=True)
     t0 = time.perf_counter()
     curve = train(net, train_pool, heldout, targets, args.updates, args.rl_share,
-                  args.eval_every, args.seed, wordings)  # fmt: skip
+                  args.eval_every, args.seed, wordings, snapshots)  # fmt: skip
     train_minutes = (time.perf_counter() - t0) / 60
     policy = DragPolicy(net)
     policy.save(args.out / "policy.pt")

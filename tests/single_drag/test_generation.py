@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -398,5 +399,67 @@ def test_ordinals_sides_and_lone_count_only_the_blocks_in_view():
 
 
 def test_only_known_generator_versions_draw():
-    with pytest.raises(ValueError, match=r"generator version must be one of \(5, 6\), got 4"):
+    with pytest.raises(ValueError, match=r"generator version must be one of \(5, 6, 7\), got 4"):
         TaskGenerator(0, version=4)
+
+
+END_OF_SCRIPT = "end of the script that starts with"
+
+
+def test_the_end_of_a_script_is_the_last_block_of_its_hats_own_stack(drawn):
+    """Version 7 says "at the end of the script that starts with 'A'" only of the last block of
+    A's own stack, never of the last block in a mouth (which ends no script); version 6, kept
+    drawable as it drew, also said it of those."""
+    from scratch_gym.single_drag.generation.grammar import stack_top
+
+    def ends(tasks):
+        out = []
+        for task in tasks:
+            if task is not None and END_OF_SCRIPT in task.instruction:
+                blocks = edited_blocks(task, task.build_project())
+                target = task.main_relation().block
+                top = stack_top(blocks, target)
+                out.append(top != target and not blocks[top].get("parent"))
+        return out
+
+    v7 = ends(drawn)
+    assert len(v7) >= 3 and all(v7), v7
+    gen6 = TaskGenerator(0, version=6)
+    v6 = ends(gen6.draw() for _ in range(2000))
+    assert v6 and not all(v6)
+
+
+def test_the_end_of_a_script_is_named_only_with_its_top_in_view(drawn):
+    """The top block that names a script must show: with it out of view the phrase is never
+    used, with it in view it is."""
+    import random
+
+    from scratch_gym.single_drag.generation.grammar import stack_top
+
+    task = next(t for t in drawn if END_OF_SCRIPT in t.instruction)
+    blocks = edited_blocks(task, task.build_project())
+    top = stack_top(blocks, task.main_relation().block)
+    canvas = [b for b, v in blocks.items() if isinstance(v, dict) and not v.get("shadow")]
+    for in_view, expected in ((canvas, True), ([b for b in canvas if b != top], False)):
+        shown = replace(task, meta={**task.meta, "in_view": in_view})
+        texts = [reinstruct(shown, random.Random(seed)) for seed in range(80)]
+        assert any(END_OF_SCRIPT in t for t in texts) is expected
+
+
+def test_a_palette_block_is_not_named_by_a_bare_label_another_shares():
+    """'set effect to' is in Looks and in Sound: version 7 names either by its text or opcode,
+    never by the shared bare label; a label only one block shows stays in use."""
+    import random
+
+    from scratch_gym.single_drag.generation.grammar import palette_label, shared_bare
+
+    assert {"set effect to", "change effect by", "length of", "contains?"} <= shared_bare()
+    assert "move steps" not in shared_bare()
+    text = "set [color v] effect to (0)"
+    v7 = {palette_label("looks_seteffectto", random.Random(s), text, True) for s in range(100)}
+    v6 = {palette_label("looks_seteffectto", random.Random(s), text) for s in range(100)}
+    assert "set effect to" not in v7 and "set effect to" in v6
+    assert "set color effect to 0" in v7
+    moves = {palette_label("motion_movesteps", random.Random(s), "move (10) steps", True)
+             for s in range(100)}  # fmt: skip
+    assert "move steps" in moves

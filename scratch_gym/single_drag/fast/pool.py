@@ -253,6 +253,7 @@ class Pool:
     pixels: dict[str, np.ndarray]  # setting -> (T, h, w, 3) uint8
     instructions: dict[str, np.ndarray]  # setting -> (T, L) int64
     elements: dict[str, np.ndarray]  # name -> (T, K, ...)
+    generator: int | None = None  # the generator version that drew its generated tasks
 
     def __len__(self) -> int:
         return len(self.snapshots)
@@ -287,6 +288,7 @@ def load_pool(folder: Path | str, limit: int | None = None) -> Pool:
             k: np.stack([encode_elements(x.elements, MAX_ELEMENTS)[k] for x in snaps])
             for k in ("element_box", "element_type", "element_tokens")
         },
+        generator=manifest.get("generator"),
     )
 
 

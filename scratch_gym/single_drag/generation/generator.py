@@ -124,7 +124,8 @@ class TaskGenerator:
             if shown is not None:
                 if self.version >= 6:
                     shown.meta = {**shown.meta, "in_view": _blocks_in_view(page)}
-                    shown.instruction = reinstruct(shown, self.rng)  # counted over the view
+                    # counted over the view
+                    shown.instruction = reinstruct(shown, self.rng, self.version)
                 return shown
         raise RuntimeError(f"no task the editor shows after {MAX_ATTEMPTS} attempts")
 
@@ -163,7 +164,10 @@ class TaskGenerator:
                 else None
             ),
         )
-        text = _instruction(rng, spot, origin, source, kind_of_source, scene, blocks, category)
+        text = _instruction(
+            rng, spot, origin, source, kind_of_source, scene, blocks, category,
+            version=self.version,
+        )  # fmt: skip
         return DragTask(
             id=f"gen-{self.count:06d}",
             kind="direct_connection" if spot.kind in DIRECT else "slot_insertion",
@@ -273,10 +277,12 @@ def _instruction(
     blocks: dict[str, Any],
     palette_category: str | None,
     shown: set[str] | None = None,
+    version: int = VERSION,
 ) -> str:
     """The task's instruction. Where the source's twin shows (a palette block of the canvas
     source's opcode, or a canvas block of the palette source's), the source phrase says which
-    one is meant: the canvas or the palette. ``shown``: the blocks in view (``Labeller``)."""
+    one is meant: the canvas or the palette. ``shown``: the blocks in view (``Labeller``);
+    ``version``: the generator version whose wording rules apply (``versions.py``)."""
     labeller = grammar.Labeller(rng, blocks, shown)
     variables, lists = scene.palette_names()
     if origin == "palette":
@@ -287,7 +293,7 @@ def _instruction(
             label = lists[source.nth]
         else:
             default = named(kind.text(), variables[0], lists[0])
-            label = grammar.palette_label(kind.opcode, rng, default)
+            label = grammar.palette_label(kind.opcode, rng, default, distinct=version >= 7)
         src = grammar.source_phrase(origin, grammar.Named(label), rng, kind.category, twin)
         moved: set[str] = set()
     else:
@@ -301,7 +307,12 @@ def _instruction(
     if spot.kind == "insert":
         extra["next"] = grammar.quoted(labeller.name(block["next"], moved), rng, article=False)
     if spot.kind == "below" and block.get("parent") and not block.get("next"):
-        top = grammar.script_top(blocks, spot.block)
+        if version >= 7:  # the last block of a hat's own stack, the hat in view
+            top = grammar.stack_top(blocks, spot.block)
+            if blocks[top].get("parent") or (shown is not None and top not in shown):
+                top = spot.block
+        else:  # up through mouths too: also the last block in a mouth
+            top = grammar.script_top(blocks, spot.block)
         if top != spot.block and blocks[top]["opcode"].startswith(("event_", "control_start")):
             extra["script_top"] = grammar.quoted(labeller.name(top, moved), rng, article=False)
     if spot.kind == "c_mouth":
@@ -313,13 +324,16 @@ def _instruction(
     if spot.kind in ("value_slot", "condition"):
         value = _literal(block, spot.input or "")
         slot = grammar.slot_phrase(rng, spot.kind, block["opcode"], spot.input or "", value)
-    return grammar.instruction(rng, spot.kind, src, target, slot, extra)
+    # 7: a stack's end is rarer than 6 took it to be, so its phrase is drawn three times as often
+    weight = 3 if version >= 7 else 1
+    return grammar.instruction(rng, spot.kind, src, target, slot, extra, weight)
 
 
-def reinstruct(task: DragTask, rng: random.Random) -> str:
+def reinstruct(task: DragTask, rng: random.Random, version: int = VERSION) -> str:
     """Another instruction for a generated task: the same scene, source and goal, worded anew by
-    the grammar (its templates, verbs and ways of naming blocks). Training uses it to show each
-    captured scene with many wordings; the task and its feasible regions do not change."""
+    the grammar (its templates, verbs and ways of naming blocks) as generator ``version`` words
+    it. Training uses it to show each captured scene with many wordings; the task and its
+    feasible regions do not change."""
     from scratch_gym.program import catalogue
     from scratch_gym.single_drag.tasks.kinds import edited_blocks, relation_kind, source_kind
 
@@ -349,7 +363,7 @@ def reinstruct(task: DragTask, rng: random.Random) -> str:
     in_view = task.meta.get("in_view")
     shown = None if in_view is None else set(in_view)
     return _instruction(
-        rng, spot, origin, task.source, source_kind_, scene, blocks, category, shown
+        rng, spot, origin, task.source, source_kind_, scene, blocks, category, shown, version
     )
 
 

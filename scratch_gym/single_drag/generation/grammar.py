@@ -12,9 +12,11 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from scratch_gym.program import catalogue, render_block
+from scratch_gym.single_drag.generation.blocks import block_kinds
 from scratch_gym.single_drag.tokens import SYMBOL_WORDS
 
 VERBS = ("Drag", "Place", "Put", "Attach", "Connect", "Insert", "Snap", "Drop", "Move")
@@ -161,12 +163,18 @@ def symbol_label(opcode: str, rng: random.Random) -> str:
     return rng.choice(SYMBOL_WORDS[symbol] + (symbol,))
 
 
-def palette_label(opcode: str, rng: random.Random, default_text: str) -> str:
-    """A palette block's name: its bare label, its palette text, opcode, or symbol words."""
+def palette_label(
+    opcode: str, rng: random.Random, default_text: str, distinct: bool = False
+) -> str:
+    """A palette block's name: its bare label, its palette text, opcode, or symbol words.
+    ``distinct``: never the bare label where another palette block shares it (``shared_bare``):
+    the text then names it ('set [color v] effect to (0)', not 'set effect to')."""
     styles = ["bare", "bare", "text", "text", "opcode"]
     if opcode in SYMBOL_OPCODES:
         styles += ["symbol", "symbol"]
     style = rng.choice(styles)
+    if distinct and style == "bare" and bare_label(opcode) in shared_bare():
+        style = "text"
     if style == "opcode":
         return opcode
     if style == "symbol":
@@ -177,6 +185,17 @@ def palette_label(opcode: str, rng: random.Random, default_text: str) -> str:
         text = text.replace("@greenFlag", "green flag")
         return text if rng.random() < 0.6 else plain(text)
     return bare_label(opcode)
+
+
+@lru_cache(maxsize=1)
+def shared_bare() -> frozenset[str]:
+    """The bare labels that more than one palette block shows ('set effect to' is in Looks and
+    in Sound; 'length of' in Operators and Variables), from the generator's block catalogue."""
+    seen: dict[str, set[str]] = {}
+    for kinds in block_kinds().values():
+        for kind in kinds:
+            seen.setdefault(kind.spec.bare_label, set()).add(kind.opcode)
+    return frozenset(label for label, opcodes in seen.items() if len(opcodes) > 1 and label)
 
 
 def _wrapped_value(text: str) -> bool:
@@ -194,6 +213,18 @@ def script_top(blocks: dict[str, Any], block_id: str) -> str:
     seen, bid = 0, block_id
     while blocks[bid].get("parent") and seen < 200:
         bid, seen = blocks[bid]["parent"], seen + 1
+    return bid
+
+
+def stack_top(blocks: dict[str, Any], block_id: str) -> str:
+    """The top block of the stack the block is joined into, one under another (``next`` links
+    only: a block in a mouth or slot starts its own stack there)."""
+    seen, bid = 0, block_id
+    while seen < 200:
+        parent = blocks[bid].get("parent")
+        if not parent or blocks[parent].get("next") != bid:
+            return bid
+        bid, seen = parent, seen + 1
     return bid
 
 
@@ -329,8 +360,11 @@ def instruction(
     target: str,
     slot: str | None = None,
     extra: dict[str, str] | None = None,
+    script_end_weight: int = 1,
 ) -> str:
-    """The sentence for a relation ``kind``: ``source`` and ``target`` are phrases already."""
+    """The sentence for a relation ``kind``: ``source`` and ``target`` are phrases already.
+    ``script_end_weight``: how many of the below templates say "at the end of the script that
+    starts with 'A'", where the target ends A's stack."""
     extra = extra or {}
     verb = rng.choice(VERBS)
     end = rng.choice(ENDINGS)
@@ -340,7 +374,8 @@ def instruction(
                    f"beneath {t}", f"right after {t}", f"so that it comes right after {t}",
                    f"to the bottom of {t}", f"so it runs after {t}"]  # fmt: skip
         if "script_top" in extra:
-            options.append(f"at the end of the script that starts with {extra['script_top']}")
+            phrase = f"at the end of the script that starts with {extra['script_top']}"
+            options += [phrase] * script_end_weight
         if rng.random() < 0.15:
             return f"Under {t}, {verb.lower()} {source}."
     elif kind == "insert":
