@@ -375,6 +375,7 @@ def main() -> None:
         )
     targets = bc_targets(train_pool, args.layout)
     print(f"{len(targets.task)} demonstrations from {len(train_pool)} pooled tasks")
+    torch.manual_seed(args.seed)  # the initial weights too: the same seed, the same policy
     net = DragPolicyNet(origin=True, layout=args.layout)
     with torch.no_grad():  # the geometric rules start from their least-squares fit
         net.rules.copy_(torch.as_tensor(targets.fitted_rules(train_pool, net.layout)))

@@ -29,11 +29,16 @@ def generated_pool(tmp_path_factory) -> Path:
 
 @pytest.mark.slow
 @pytest.mark.browser
-def test_tiny_training_run_writes_model_curve_and_figures(generated_pool, tmp_path):
+def test_tiny_training_run_writes_model_curve_figures_and_snapshots(generated_pool, tmp_path):
+    """The run's outputs; and the seed fixes the initial weights as well as the batches, so 3
+    cloning updates give, bit for bit, the snapshot that the 6-update run (cloning until its
+    policy-gradient phase at update 4) saved after its third."""
+    import torch
+
     out = tmp_path / "run"
-    cmd = [sys.executable, str(EXAMPLE), "--train-pool", str(generated_pool),
-           "--heldout-pool", str(generated_pool), "--updates", "6", "--eval-every", "3",
-           "--out", str(out)]  # fmt: skip
+    pools = [sys.executable, str(EXAMPLE), "--train-pool", str(generated_pool),
+             "--heldout-pool", str(generated_pool)]  # fmt: skip
+    cmd = [*pools, "--updates", "6", "--eval-every", "3", "--out", str(out), "--snapshots"]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
@@ -43,6 +48,14 @@ def test_tiny_training_run_writes_model_curve_and_figures(generated_pool, tmp_pa
     assert (out / "policy.pt").stat().st_size > 0 and (out / "curve.png").stat().st_size > 0
     curve = json.loads((out / "curve.json").read_text())
     assert [c["updates"] for c in curve] == [0, 3, 6]
+    assert sorted(p.name for p in (out / "snapshots").iterdir()) == ["policy-00003.pt"]
+    short = tmp_path / "short"
+    done = subprocess.run([*pools, "--updates", "3", "--rl-share", "0", "--out", str(short)],
+                          capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    snap = torch.load(out / "snapshots" / "policy-00003.pt")["state"]
+    same = torch.load(short / "policy.pt")["state"]
+    assert all(torch.equal(snap[k], same[k]) for k in snap)
 
 
 def test_a_training_pool_with_stored_tasks_is_refused(drag_pool, tmp_path):
