@@ -2,28 +2,31 @@
 
     python examples/train_drag_policy.py --out runs/drag
 
-Time: about 54 minutes on 2 idle cores at the defaults (48.6 measured on a fresh clone on 6
-December 2026 with layout 4: 2,200 training tasks captured in 30.5 minutes, about 0.83 s a task,
-then training 16.6; on 7 December 2026, on a slower machine, the same 2,200 tasks took 35.6
-minutes and layout 6's 1,400 updates 17.8).
+Time: about 46 minutes on 2 cores at the defaults (on 7 December 2026: the 2,200 training tasks
+of generator version 7 captured in 36.5 minutes beside other work, about 1 s a task; the 1,000
+cloning updates of the shipped checkpoint in 9.6 minutes).
 
 1. Pools: captures ``--train-tasks`` generated tasks (seed ``--seed``, generator version
-   ``--generator-version``, 5 for the shipped checkpoint) and ``--heldout-tasks``
+   ``--generator-version``, 7 for the shipped checkpoint) and ``--heldout-tasks``
    held-out ones (seed ``--seed + 1``) from the real editor into OUT/pool-train and
-   OUT/pool-heldout (about 0.84 s a task with 2 workers), or reuses pools built elsewhere
+   OUT/pool-heldout (about 1 s a task with 2 workers), or reuses pools built elsewhere
    (``--train-pool``/``--heldout-pool``). Building is resumable. A training pool that holds
    anything but generated tasks is refused: the stored tasks and the transfer tests stay held out.
-   Defaults: 2,200 + 60 tasks, about 32 minutes.
-2. Training for ``--updates`` steps (about 17 minutes; a budget in steps, so a busy machine
-   gives the same policy, only later): behaviour cloning from the oracle's drags (the start
-   region's anchor, the drop that aligns the intended connections, and the relation kind), then
-   policy-gradient fine-tuning (REINFORCE with a mean baseline) on the fast vector env for the
-   last ``--rl-share`` of the steps. The geometric drop rules start from their least-squares
-   fit to the demonstrations. Why this order: a uniformly random drag succeeds about once in
-   20,000 tries, so RL from scratch sees no reward; cloning puts the policy where rewards are,
-   and the fine-tuning then optimises the real objective (the connection forms) rather than
-   closeness to one demonstrated point. Every ``--eval-every`` updates the fast path's Pass@1 on both pools goes
-   into the learning curve (OUT/curve.png, OUT/curve.json).
+   Defaults: 2,200 + 60 tasks, about 37 minutes.
+2. Training for ``--updates`` steps (a budget in steps, so a busy machine gives the same policy,
+   only later; ``--seed`` fixes the initial weights, the batches and the rewordings):
+   behaviour cloning from the oracle's drags (the start region's anchor, the drop that aligns
+   the intended connections, and the relation kind), then, for the last ``--rl-share`` of the
+   steps, policy-gradient fine-tuning (REINFORCE with a mean baseline) on the fast vector env.
+   The geometric drop rules start from their least-squares fit to the demonstrations. Why this
+   order: a uniformly random drag succeeds about once in 20,000 tries, so RL from scratch sees
+   no reward; cloning puts the policy where rewards are, and the fine-tuning then optimises the
+   real objective (the connection forms) rather than closeness to one demonstrated point. The
+   defaults (1,000 updates, ``--rl-share 0``: cloning only) train the shipped checkpoint: on
+   validation its run's policy after 1,000 cloning updates beat the same run's after 350 more
+   of fine-tuning (docs/training.md). Every ``--eval-every`` updates the fast path's Pass@1 on
+   both pools goes into the learning curve (OUT/curve.png, OUT/curve.json); ``--snapshots``
+   also keeps the policy of each of those points.
 
 Writes OUT/policy.pt (``scratch-gym eval --suite single-drag --agent drag-policy:OUT/policy.pt``
 runs it in the real editor; ``benchmarks/drag_transfer.py --policy OUT/policy.pt`` on every
@@ -320,8 +323,8 @@ def main() -> None:
         pass
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=Help)
-    ap.add_argument("--updates", type=int, default=1400,
-                    help="optimiser steps (about 115 a minute on 2 idle cores)")  # fmt: skip
+    ap.add_argument("--updates", type=int, default=1000,
+                    help="optimiser steps (about 105 cloning steps a minute on 2 idle cores)")  # fmt: skip
     ap.add_argument("--out", type=Path, default=Path("runs/drag"), help="output folder")
     ap.add_argument("--train-tasks", type=int, default=2200,
                     help="generated training tasks (of a --train-pool: its first N)")  # fmt: skip
@@ -329,15 +332,16 @@ def main() -> None:
     ap.add_argument("--train-pool", type=Path, help="use this pool for training")
     ap.add_argument("--heldout-pool", type=Path, help="use this pool as the held-out pool")
     ap.add_argument("--seed", type=int, default=100, help="training pool seed (held out: +1)")
-    ap.add_argument("--rl-share", type=float, default=0.25, help="share of updates for RL")
+    ap.add_argument("--rl-share", type=float, default=0.0,
+                    help="share of updates for RL (policy gradient after cloning)")  # fmt: skip
     ap.add_argument("--eval-every", type=int, default=100, help="curve point every N updates")
     ap.add_argument("--workers", type=int, default=2, help="editor pages capturing the pools")
-    ap.add_argument("--layout", type=int, choices=LAYOUTS, default=6,
+    ap.add_argument("--layout", type=int, choices=LAYOUTS, default=7,
                     help="how the network reads the scene's layout (DragPolicyNet; the shipped "
-                         "checkpoint's is 6: docs/training.md)")  # fmt: skip
-    ap.add_argument("--generator-version", type=int, choices=GENERATOR_VERSIONS, default=5,
+                         "checkpoint's is 7: docs/training.md)")  # fmt: skip
+    ap.add_argument("--generator-version", type=int, choices=GENERATOR_VERSIONS, default=7,
                     help="which task generator draws the pools it captures (the shipped "
-                         "checkpoint's is 5; version 6 counts ordinals over the view only)")  # fmt: skip
+                         "checkpoint's is 7: generation/versions.py)")  # fmt: skip
     ap.add_argument("--snapshots", action="store_true",
                     help="also save the policy at every curve point, as "
                          "OUT/snapshots/policy-<updates>.pt")  # fmt: skip

@@ -667,7 +667,11 @@ class DragPolicyNet(nn.Module):
     block", "the 'A' block on the right": ``said_qualifiers``) meet each element's rank, side
     and loneness (``phrase_qualifier_features``), and the grab head also reads how each element
     matches the second phrase, for sentences that name the target first ("Fill the slot of
-    'A' with 'B'"). The shipped checkpoint is layout 6 (since 7 December 2026)."""
+    'A' with 'B'"). ``layout=7`` finds a block's container only among blocks that hold its
+    whole height (``containers(..., whole=True)``), names a block with the words of every block
+    nested in its slots (``slot_descendants``) and never drops the grabbed block onto what it
+    carries (``carried``). The shipped checkpoint is layout 7 (since 7 December 2026, later that
+    day; layout 6 before)."""
 
     def __init__(
         self,
