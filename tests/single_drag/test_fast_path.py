@@ -202,13 +202,13 @@ def test_pool_build_cli_is_deterministic_and_resumes(drag_pool, tmp_path):
     older = subprocess.run(cmd[:-2] + ["--quiet"], capture_output=True, text=True, timeout=60)
     assert older.returncode != 0, older.stdout
     assert f"generator version {GENERATOR_VERSION - 1}" in older.stderr, older.stderr
-    # ... unless that version is asked for (the shipped drag policy's pool is of version 5)
-    asked = subprocess.run(cmd[:-2] + ["--quiet", "--generator-version", "5"],
+    # ... unless that version is asked for (older versions stay drawable)
+    asked = subprocess.run(cmd[:-2] + ["--quiet", "--generator-version", str(GENERATOR_VERSION - 1)],
                            capture_output=True, text=True, timeout=60)  # fmt: skip
     assert asked.returncode == 0, asked.stderr
     unknown = subprocess.run(cmd[:-2] + ["--generator-version", "4"],
                              capture_output=True, text=True, timeout=60)  # fmt: skip
-    assert unknown.returncode == 2 and "choose from 5, 6" in unknown.stderr, unknown.stderr
+    assert unknown.returncode == 2 and "choose from 5, 6, 7" in unknown.stderr, unknown.stderr
 
 
 def test_simulate_knows_revert_and_delete_areas(drag_pool):
