@@ -323,12 +323,14 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=Help)
     ap.add_argument("--updates", type=int, default=1400,
-                    help="optimiser steps (about 105 cloning steps or 55 policy-gradient steps a "
+                    help="optimiser steps (about 105 cloning steps or 50 policy-gradient steps a "
                          "minute on 2 idle cores)")  # fmt: skip
     ap.add_argument("--out", type=Path, default=Path("runs/drag"), help="output folder")
     ap.add_argument("--train-tasks", type=int, default=2200,
                     help="generated training tasks (of a --train-pool: its first N)")  # fmt: skip
-    ap.add_argument("--heldout-tasks", type=int, default=60, help="validation tasks (seed + 1)")
+    ap.add_argument(
+        "--heldout-tasks", type=int, default=60, help="validation tasks (pool seed + 1)"
+    )
     ap.add_argument("--train-pool", type=Path, help="use this pool for training")
     ap.add_argument("--heldout-pool", type=Path, help="use this pool as the held-out pool")
     ap.add_argument("--pool-seed", type=int, default=100,
