@@ -36,7 +36,7 @@ def register(single_drag: argparse.ArgumentParser) -> None:
         choices=GENERATOR_VERSIONS,
         default=GENERATOR_VERSION,
         help=f"which generator draws the tasks (default {GENERATOR_VERSION}; the shipped drag "
-        "policy trained on version 5)",
+        "policy trained on version 7, the one before it on 5)",
     )
     build.add_argument("--out", type=Path, required=True, help="the pool directory")
     build.add_argument(

@@ -9,4 +9,5 @@ VERSION = 7  # 3: fresh canvas sources, palette twins in view, unambiguous sourc
 # names only the last block of A's top-level stack, A in view (6 also said it of the last block in
 # a mouth, which ends no script), and a palette block whose bare label another palette block
 # shares ('set effect to': Looks and Sound) is named with its text or opcode instead
-VERSIONS = (5, 6, 7)  # what ``TaskGenerator(version=)`` draws: the shipped drag policy trained on 5
+# what ``TaskGenerator(version=)`` draws: the shipped drag policy trained on 7, the one before on 5
+VERSIONS = (5, 6, 7)
