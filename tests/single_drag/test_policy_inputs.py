@@ -627,6 +627,42 @@ def test_layout_7_never_drops_the_grabbed_block_onto_what_it_carries():
         assert logits[1] > -1e30  # the other block's input stays a target
 
 
+def test_the_press_point_moves_off_a_block_nested_in_the_grabbed_one():
+    """A press on a reporter in the grabbed block's slot would drag that reporter: the point
+    moves along its row to the nearest spot on the grabbed block's own surface ("not <A>": left
+    of A; "<A> and <B>": between them), and so does the drop, by as much; a press on the block's
+    own surface or on a shadow input stays where it is."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import OFFSET_PX, off_nested_blocks, points
+
+    elements = [
+        {"type": "block", "text": "not", "x": 652, "y": 117, "w": 204, "h": 30},  # 0
+        {"type": "block", "text": "touching edge", "x": 683, "y": 120, "w": 168, "h": 25},  # 1
+        {"type": "block", "text": "and", "x": 300, "y": 300, "w": 260, "h": 30},  # 2
+        {"type": "block", "text": "mouse down", "x": 310, "y": 303, "w": 100, "h": 24},  # 3
+        {"type": "block", "text": "key space pressed", "x": 440, "y": 303, "w": 110, "h": 24},  # 4
+        {"type": "block", "text": "set pen size to 1", "x": 340, "y": 480, "w": 160, "h": 40},  # 5
+        {"type": "input", "text": "1", "x": 465, "y": 488, "w": 29, "h": 23},  # 6
+    ]
+    box, kinds = _boxes_and_kinds(torch, elements)
+    box, kinds = box.expand(5, -1, -1), kinds.expand(5, -1)
+    grab = torch.tensor([0, 2, 0, 5, 1])
+    start = torch.tensor([[700.0, 130], [400, 315], [660, 130], [475, 500], [700, 130]])
+    moved = off_nested_blocks(box, kinds, grab, start)
+    assert moved[0].tolist() == pytest.approx([678.0, 130])  # left of the nested block
+    assert moved[1].tolist() == pytest.approx([415.0, 315])  # the nearer gap, between A and B
+    assert moved[2:].tolist() == start[2:].tolist()  # its own surface, a shadow input, the child
+    # through ``points``: offsets that press at ``start`` and drop onto block 5's corner
+    origin = box[0, grab, :2] * torch.tensor([1280.0, 720.0])
+    target = box[0, 5, :2] * torch.tensor([1280.0, 720.0])
+    out = {"grab_offset": torch.zeros(5, 7, 2), "drop_offset": torch.zeros(5, 7, 2)}
+    out["grab_offset"][torch.arange(5), grab] = (start - origin) / OFFSET_PX
+    obs = {"element_box": box, "element_type": kinds}
+    s, e = points(obs, out, grab, torch.full((5,), 5))
+    assert torch.allclose(s, moved, atol=1e-3)
+    assert torch.allclose(e, target + moved - origin, atol=1e-3)
+
+
 def test_ordinals_count_canvas_blocks_in_script_order_and_else_branches_are_told_apart():
     """With ``layout=2`` "the second 'wait' block" ranks canvas blocks as the grammar counts
     them: script by script (the left script's lower block before the right script's, though it

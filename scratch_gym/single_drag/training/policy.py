@@ -939,8 +939,44 @@ def points(
     src_xy = boxes[b, grab, :2]
     tgt_xy = boxes[b, drop, :2]
     start = src_xy + out["grab_offset"][b, grab] * OFFSET_PX
+    start = off_nested_blocks(obs["element_box"], obs["element_type"], grab, start)
     end = tgt_xy + out["drop_offset"][b, drop] * OFFSET_PX + (start - src_xy)
     return start, end
+
+
+def off_nested_blocks(
+    box: torch.Tensor, kinds: torch.Tensor, grab: torch.Tensor, start: torch.Tensor
+) -> torch.Tensor:
+    """(B, 2) the press point ``start`` (px) moved along its row off any block nested in the
+    grabbed element (B,) (a reporter in one of its slots, a block in a mouth): a press there
+    drags that block instead. It goes to the nearest point just left or right of the nested
+    blocks that is on no nested block and inside the grabbed one ("not <A>" is pressed left of
+    A, "<A> and <B>" between them); where it hits none, or no such point exists, it stays."""
+    px = box.float() * torch.as_tensor(SCREEN)
+    b = torch.arange(len(grab))
+    g = px[b, grab]  # (B, 4)
+    x0, y0 = px[..., 0], px[..., 1]
+    x1, y1 = x0 + px[..., 2], y0 + px[..., 3]
+    own = torch.arange(kinds.shape[1], device=kinds.device)[None, :] == grab[:, None]
+    nested = ((kinds == BLOCK) | (kinds == FLYOUT_BLOCK)) & ~own
+    nested &= (x0 >= g[:, None, 0] - 1) & (x1 <= (g[:, 0] + g[:, 2])[:, None] + 1)
+    nested &= (y0 >= g[:, None, 1] - 1) & (y1 <= (g[:, 1] + g[:, 3])[:, None] + 1)
+    x, y = start[:, 0], start[:, 1]
+    in_row = nested & (y0 <= y[:, None]) & (y[:, None] <= y1)
+    margin = 5.0
+    candidates = torch.cat([x[:, None], x0 - margin, x1 + margin], 1)  # (B, 1 + 2K)
+    usable = torch.cat([torch.ones_like(x[:, None], dtype=torch.bool), in_row, in_row], 1)
+    covered = (
+        (x0[:, None, :] <= candidates[..., None]) & (candidates[..., None] <= x1[:, None, :])
+        & in_row[:, None, :]
+    ).any(-1)  # fmt: skip
+    inside = (candidates >= g[:, None, 0] + 2) & (candidates <= (g[:, 0] + g[:, 2])[:, None] - 2)
+    inside[:, 0] = True  # the press point itself counts wherever it is
+    ok = usable & ~covered & inside
+    distance = torch.where(ok, (candidates - x[:, None]).abs(), torch.full_like(candidates, 1e9))
+    best = distance.argmin(1)
+    moved = torch.where(ok.any(1), candidates[b, best], x)
+    return torch.stack([moved, y], 1)
 
 
 def trimmed(obs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
