@@ -663,6 +663,39 @@ def test_the_press_point_moves_off_a_block_nested_in_the_grabbed_one():
     assert torch.allclose(e, target + moved - origin, atol=1e-3)
 
 
+def test_layout_8_reads_the_target_from_the_phrase_that_does_not_name_the_grabbed_block():
+    """ "Fill the input slot of 'A' with 'B'" names the target first: a layout-8 drop head then
+    reads the holder, script and mouth features from the first phrase (the inputs with the
+    phrases' roles swapped), and from the second where the sentence names the grabbed block
+    first, as the demonstrations' targets are labelled."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import DragPolicyNet, target_first
+
+    elements = [
+        {"type": "block", "text": "set pen size to 1", "x": 340, "y": 480, "w": 160, "h": 40},  # 0
+        {"type": "input", "text": "1", "x": 465, "y": 488, "w": 29, "h": 23},  # 1
+        {"type": "block", "text": "item 1 of cards", "x": 880, "y": 527, "w": 148, "h": 29},  # 2
+        {"type": "input", "text": "1", "x": 916, "y": 530, "w": 29, "h": 23},  # 3
+    ]
+    sentences = {
+        True: "Fill the input slot of the 'set pen size to' block with the 'item of cards' block",
+        False: "Drag the 'item of cards' block into the input slot of the 'set pen size to' block",
+    }
+    torch.manual_seed(0)
+    net = DragPolicyNet(layout=8).eval()
+    grab = torch.tensor([2])
+    for first, sentence in sentences.items():
+        obs = _one_observation(torch, elements, sentence)
+        with torch.no_grad():
+            state = net.encode(obs)
+            assert target_first(state["phrase_overlap"], grab).tolist() == [first]
+            logits = net.drop(state, grab)["drop_logits"]
+            unswapped = net.drop({**state, "target_first_inputs": None}, grab)["drop_logits"]
+        assert torch.equal(logits, unswapped) is not first, sentence
+    overlap = torch.tensor([[[0.5, 0.5], [0.0, 1.0]]])  # a tie keeps the second phrase
+    assert target_first(overlap, torch.tensor([0])).tolist() == [False]
+
+
 def test_ordinals_count_canvas_blocks_in_script_order_and_else_branches_are_told_apart():
     """With ``layout=2`` "the second 'wait' block" ranks canvas blocks as the grammar counts
     them: script by script (the left script's lower block before the right script's, though it
@@ -705,8 +738,10 @@ def test_ordinals_count_canvas_blocks_in_script_order_and_else_branches_are_told
     ranks = mouth_ranks(container, where, box)[0]
     assert ranks[4:7, 0].tolist() == [0.0, 0.0, 1.0]  # 'hide' starts the else branch
     assert ranks[4, 1].item() == 1.0 and ranks[1, 1].item() == 0.0  # both mouths hold blocks
-    with pytest.raises(ValueError, match=r"layout must be one of \(1, 2, 3, 4, 5, 6, 7\), got 8"):
-        DragPolicyNet(layout=8)
+    with pytest.raises(
+        ValueError, match=r"layout must be one of \(1, 2, 3, 4, 5, 6, 7, 8\), got 9"
+    ):
+        DragPolicyNet(layout=9)
 
 
 # an if-else whose else branch holds 'hide', one whose first mouth holds 'show', and a plain 'if'

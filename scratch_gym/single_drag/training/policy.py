@@ -83,8 +83,11 @@ HEADER_PX = 10.0  # a block this close below its container's top sits in a slot,
 # names a block with the words of every block nested in its slots, not only the outermost ones
 # (``slot_descendants``: "'repeat until <not <touching color?>>'" names the loop, not its 'not'),
 # and never drops the grabbed block onto itself or what it carries (``carried``: its slots and
-# mouths)
-LAYOUTS = (1, 2, 3, 4, 5, 6, 7)
+# mouths); 8 also reads the drop's target from the quoted phrase that does not name the grabbed
+# block, whichever comes first (``target_first``): the features of an input's holder, a block's
+# script and its mouth were read from the second phrase only, so in "Fill the input slot of 'A'
+# with 'B'" nothing tied A's input to A
+LAYOUTS = (1, 2, 3, 4, 5, 6, 7, 8)
 ELSE = tokens.word_id("else")  # an if-else's label reads "if then else"
 SLOT_WORDS = tuple(tokens.word_id(w) for w in ("slot", "input", "operand"))
 ORDINAL_WORDS = tuple(tokens.word_id(w) for w in ORDINALS[:MAX_RANK])  # first .. ninth
@@ -670,8 +673,12 @@ class DragPolicyNet(nn.Module):
     'A' with 'B'"). ``layout=7`` finds a block's container only among blocks that hold its
     whole height (``containers(..., whole=True)``), names a block with the words of every block
     nested in its slots (``slot_descendants``) and never drops the grabbed block onto what it
-    carries (``carried``). The shipped checkpoint is layout 7 (since 7 December 2026, later that
-    day; layout 6 before)."""
+    carries (``carried``). ``layout=8`` reads the drop's target from the quoted phrase that does
+    not name the grabbed block (``target_first``): where the first phrase names the target
+    ("Fill the input slot of 'A' with 'B'"), the drop head gets its inputs with the phrases'
+    roles swapped, so an input's holder, a block's script and its mouth are matched against A.
+    The shipped checkpoint is layout 7 (since 7 December 2026, later that day; layout 6
+    before)."""
 
     def __init__(
         self,
@@ -793,6 +800,15 @@ class DragPolicyNet(nn.Module):
         )  # fmt: skip
         # a block's mouth as the target phrase names its C-block, and whether it starts there
         mouth = [_gather(tgt_features, container), where]
+        first_named = None  # layout 8: the same, should the first phrase name the target
+        if self.layout >= 8:
+            first_named = {
+                "holder": self.match(_gather(src_features, holder)),
+                "script": self.script(
+                    torch.cat([_gather(src_features, head), ends[..., None]], -1)
+                ),
+                "container": _gather(src_features, container),
+            }
         if self.layout >= 2:  # which mouth a block starts, and how many mouths hold blocks
             mouth.append(mouth_ranks(container, where, box))
         blocks = None
@@ -802,6 +818,8 @@ class DragPolicyNet(nn.Module):
             if self.layout >= 4:  # a mouth's drop picks the C-block, placed by the geometry
                 blocks = mouth_blocks(container, where, mouths[..., 0])
         m_mouth = self.mouth(torch.cat(mouth, -1))
+        if first_named is not None:
+            first_named["mouth"] = self.mouth(torch.cat([first_named["container"], *mouth[1:]], -1))
         in_mouth = where[..., 0]
         m_all = self.match_all(match_features(ins, word, el_tok, box, order=order))  # all words
         k = words.shape[1]
@@ -826,6 +844,15 @@ class DragPolicyNet(nn.Module):
             origin_logits = self.origin(torch.cat([context, src_phrase], -1))
             where = (kinds == FLYOUT_BLOCK).long()  # 0 canvas, 1 palette
             grab_logits = grab_logits + torch.gather(origin_logits.log_softmax(-1), 1, where)
+        drop_parts = [words * tgt, words, shape, ctx, tgt, words * src, m_tgt, m_src, m_all,
+                      m_holder, self.slot_rank(slot_rank), m_script, m_mouth]  # fmt: skip
+        swapped = None
+        if first_named is not None:  # the drop inputs with the phrases' roles swapped
+            swapped = torch.cat(
+                [words * src, words, shape, ctx, src, words * tgt, m_src, m_tgt, m_all,
+                 first_named["holder"], drop_parts[10], first_named["script"],
+                 first_named["mouth"]], -1,
+            )  # fmt: skip
         return {
             "origin_logits": origin_logits,
             "relation_inputs": torch.cat([context, src_phrase], -1),
@@ -835,24 +862,9 @@ class DragPolicyNet(nn.Module):
             "kinds": kinds,
             "grab_logits": grab_logits.masked_fill(~grab_ok, neg),
             "grab_offset": g[..., 1:3],
-            "drop_inputs": torch.cat(
-                [
-                    words * tgt,
-                    words,
-                    shape,
-                    ctx,
-                    tgt,
-                    words * src,
-                    m_tgt,
-                    m_src,
-                    m_all,
-                    m_holder,
-                    self.slot_rank(slot_rank),
-                    m_script,
-                    m_mouth,
-                ],
-                -1,
-            ),  # fmt: skip
+            "drop_inputs": torch.cat(drop_parts, -1),
+            "target_first_inputs": swapped,
+            "phrase_overlap": torch.stack([src_features[..., 2], tgt_features[..., 2]], -1),
             "shape": shape,
             "words": words,
             "drop_ok": drop_ok,
@@ -871,7 +883,11 @@ class DragPolicyNet(nn.Module):
             torch.cat([state["relation_inputs"], grabbed_shape, grabbed_words], -1)
         )
         grabbed = grabbed_shape[:, None].expand(-1, k, -1)
-        d = self.drop_head(torch.cat([state["drop_inputs"], grabbed], -1))
+        inputs = state["drop_inputs"]
+        if state.get("target_first_inputs") is not None:
+            first = target_first(state["phrase_overlap"], grab)
+            inputs = torch.where(first[:, None, None], state["target_first_inputs"], inputs)
+        d = self.drop_head(torch.cat([inputs, grabbed], -1))
         neg = torch.finfo(d.dtype).min / 2
         base = rule_features(state["size"], state["stack"], state["kinds"], grab, state["said"])
         features = relation_rule_features(base, state["in_mouth"])
@@ -901,6 +917,16 @@ class DragPolicyNet(nn.Module):
             "mouth_blocks": state["mouth_blocks"],
             **self.drop(state, grab),
         }
+
+
+def target_first(overlap: torch.Tensor, grab: torch.Tensor) -> torch.Tensor:
+    """(B,) True where the first quoted phrase names the drop's target: the grabbed element
+    (B,) overlaps the second phrase more than the first ("Fill the input slot of 'A' with 'B'",
+    "Inside 'A', snap 'B'"), as the demonstrations' targets are labelled (``_target_overlap``;
+    a tie keeps the second). ``overlap``: (B, K, 2) each element's Jaccard overlap with the two
+    phrases."""
+    at_grab = overlap[torch.arange(len(grab)), grab]  # (B, 2)
+    return at_grab[:, 0] < at_grab[:, 1]
 
 
 def _as_embedded(ids: torch.Tensor) -> torch.Tensor:
