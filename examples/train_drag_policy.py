@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
 import time
@@ -226,17 +225,6 @@ def pg_loss(
     return -(adv * logp).mean(), float(reward.mean())
 
 
-BC_LR = 1e-3  # cloning's learning rate at the start
-RL_LR = 1e-4  # the policy gradient's learning rate
-
-
-def cloning_lr(step: int, steps: int, end: float) -> float:
-    """Cloning's learning rate at ``step`` of ``steps``: ``BC_LR`` falling to ``end`` on a half
-    cosine."""
-    done = step / max(1, steps - 1)
-    return end + (BC_LR - end) * 0.5 * (1 + math.cos(math.pi * min(1.0, done)))
-
-
 def train(
     net,
     train_pool,
@@ -248,16 +236,14 @@ def train(
     seed,
     wordings: dict[str, np.ndarray] | None = None,
     snapshots: Path | None = None,
-    bc_lr_end: float = BC_LR,
 ) -> list[dict]:
     """``updates`` optimiser steps (cloning, then policy gradient for the last ``rl_share``): a
     budget in steps, not seconds, so that the same seed gives the same policy on a busy machine.
-    Cloning's learning rate falls from ``BC_LR`` to ``bc_lr_end`` on a half cosine (equal: a
-    constant rate); the policy gradient's is ``RL_LR``. With ``snapshots``, the policy at every
-    curve point is saved there as ``policy-<updates>.pt``, to be chosen among on validation."""
+    With ``snapshots``, the policy at every curve point is saved there as
+    ``policy-<updates>.pt``, to be chosen among on validation."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    opt = torch.optim.AdamW(net.parameters(), lr=BC_LR, weight_decay=0.05)
+    opt = torch.optim.AdamW(net.parameters(), lr=1e-3, weight_decay=0.05)
     t0 = time.perf_counter()
     curve: list[dict] = []
     gen_idx = np.arange(len(train_pool))
@@ -269,8 +255,6 @@ def train(
                 DragPolicy(net).save(snapshots / f"policy-{step:05d}.pt")
                 net.train()
         phase = "bc" if step < rl_from else "rl"
-        for group in opt.param_groups:
-            group["lr"] = cloning_lr(step, rl_from, bc_lr_end) if phase == "bc" else RL_LR
         if phase == "bc":
             pick = rng.integers(len(targets.task), size=128)
             idx = targets.task[pick]
@@ -287,6 +271,8 @@ def train(
             idx = rng.choice(gen_idx, size=256)
             settings = rng.integers(len(SETTINGS), size=256)
             loss, _ = pg_loss(net, train_pool, idx, settings, rng, 4.0, wordings)
+            for group in opt.param_groups:
+                group["lr"] = 1e-4
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
@@ -364,9 +350,6 @@ def main() -> None:
     ap.add_argument("--snapshots", action="store_true",
                     help="also save the policy at every curve point, as "
                          "OUT/snapshots/policy-<updates>.pt")  # fmt: skip
-    ap.add_argument("--bc-lr-end", type=float, default=BC_LR,
-                    help=f"cloning's learning rate at its end, from {BC_LR:g} on a half cosine "
-                         f"(the default, {BC_LR:g}: a constant rate)")  # fmt: skip
     ap.add_argument("--rewordings", type=int, default=6,
                     help="other wordings of each training instruction (0: the captured one only)")  # fmt: skip
     args = ap.parse_args()
@@ -413,7 +396,7 @@ def main() -> None:
         snapshots.mkdir(exist_ok=True)
     t0 = time.perf_counter()
     curve = train(net, train_pool, heldout, targets, args.updates, args.rl_share,
-                  args.eval_every, args.seed, wordings, snapshots, args.bc_lr_end)  # fmt: skip
+                  args.eval_every, args.seed, wordings, snapshots)  # fmt: skip
     train_minutes = (time.perf_counter() - t0) / 60
     policy = DragPolicy(net)
     policy.save(args.out / "policy.pt")

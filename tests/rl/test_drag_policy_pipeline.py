@@ -4,7 +4,6 @@ saved policy acting in the real editor (the full run is a command, see the READM
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -57,21 +56,6 @@ def test_tiny_training_run_writes_model_curve_figures_and_snapshots(generated_po
     snap = torch.load(out / "snapshots" / "policy-00003.pt")["state"]
     same = torch.load(short / "policy.pt")["state"]
     assert all(torch.equal(snap[k], same[k]) for k in snap)
-
-
-def test_cloning_learning_rate_falls_on_a_half_cosine_or_stays():
-    """``--bc-lr-end``: cloning's rate falls from BC_LR to the end rate over its steps, half-way
-    at the middle; an end rate equal to BC_LR keeps it constant (the older runs' schedule)."""
-    spec = importlib.util.spec_from_file_location("train_drag_policy", EXAMPLE)
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
-    lr, start = example.cloning_lr, example.BC_LR
-    assert lr(0, 1001, 1e-4) == start
-    assert lr(500, 1001, 1e-4) == pytest.approx((start + 1e-4) / 2)
-    assert lr(1000, 1001, 1e-4) == pytest.approx(1e-4)
-    steps = [lr(k, 1001, 1e-4) for k in range(1001)]
-    assert all(a > b for a, b in zip(steps, steps[1:], strict=False))
-    assert {lr(k, 1001, start) for k in range(1001)} == {start}
 
 
 def test_a_training_pool_with_stored_tasks_is_refused(drag_pool, tmp_path):
