@@ -79,8 +79,10 @@ class DragRandomAgent(_DragAgent):
 class _ElementsDragAgent(Agent):
     """A drag policy of the ``elements`` space acting in the single-drag suite: it reads the
     screen as ``ScratchWorld-SingleDragElements-v0`` shows it (``observe_as("elements")``: the
-    instruction and the element list, nothing privileged) and answers its grid action's points.
-    ``policy`` maps one ``elements`` observation to grid actions (1, 4)."""
+    instruction and the element list, nothing privileged) and answers its drag in pixels: the
+    policy's own points where it gives them (``pixel_points``, as the trained policy does: the
+    suite takes pixels, so the grid action's 10 px cells need not round them), else its grid
+    action's cell centres. ``policy`` maps one ``elements`` observation to grid actions (1, 4)."""
 
     mode = "single_drag"
 
@@ -98,7 +100,9 @@ class _ElementsDragAgent(Agent):
 
         if self.env is None:
             raise RuntimeError(f"the {self.name} agent needs bind(env) before it acts")
-        start, end = grid_points(self.policy(self.env.observe_as("elements")))
+        obs = self.env.observe_as("elements")
+        exact = getattr(self.policy, "pixel_points", None)
+        start, end = exact(obs) if exact is not None else grid_points(self.policy(obs))
         return {"start": [float(v) for v in start[0]], "end": [float(v) for v in end[0]]}
 
 

@@ -47,7 +47,11 @@ class SingleDragEnv(PageEnv):
         obs, reward, terminated, truncated, info = env.step(policy(obs)[0])  # grid action
         env.close()
 
-    ``scratch-gym eval --suite single-drag --agent drag-policy`` runs it on a whole split.
+    ``policy(obs)`` rounds the drag to the grid's 10 px cells; ``policy.pixel_points(obs)`` gives
+    it unrounded, (start, end) in viewport pixels, for an env made with ``action="points"``
+    (``env.step({"start": start[0], "end": end[0]})``). ``scratch-gym eval --suite single-drag
+    --agent drag-policy`` runs it on a whole split and answers the unrounded points (rounding to
+    the grid cost the shipped checkpoint about one point of Pass@1 on the validation pool).
 
     ## Action Space
 

@@ -71,7 +71,9 @@ def test_a_training_pool_with_stored_tasks_is_refused(drag_pool, tmp_path):
 def test_saved_policy_acts_on_a_real_observation(drag_pool, tmp_path):
     import gymnasium as gym
 
+    from scratch_gym.agents.single_drag import DragPolicyAgent
     from scratch_gym.single_drag.fast.pool import load_pool
+    from scratch_gym.single_drag.rl_spaces import grid_cells
     from scratch_gym.single_drag.training.policy import DragPolicy, DragPolicyNet
 
     path = tmp_path / "p.pt"
@@ -83,6 +85,14 @@ def test_saved_policy_acts_on_a_real_observation(drag_pool, tmp_path):
         obs, _ = env.reset(options={"task": pool.snapshots[0].task})
         action = policy(obs)[0]
         assert env.action_space.contains(np.asarray(action))
+        # the grid action is the policy's pixel drag rounded to its 10 px cells; an agent that
+        # answers pixels (the single-drag suite's) answers the unrounded drag
+        start, end = policy.pixel_points(obs)
+        assert grid_cells(np.concatenate([start, end])).reshape(-1).tolist() == action.tolist()
+        agent = DragPolicyAgent(checkpoint=str(path))
+        agent.bind(env)
+        answer = agent.act(obs, {})
+        assert answer == {"start": start[0].tolist(), "end": end[0].tolist()}
         _, reward, terminated, _, info = env.step(action)
         assert terminated and reward in (0.0, 1.0) and info["last_action_error"] == ""
     finally:

@@ -1018,21 +1018,28 @@ def to_tensors(obs: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
 
 
 class DragPolicy:
-    """``predict(obs)``: batched ``elements`` observations to grid actions (B, 4), greedy."""
+    """``predict(obs)``: batched ``elements`` observations to grid actions (B, 4), greedy;
+    ``pixel_points(obs)``: the same drags as viewport pixels, before the grid's 10 px cells round
+    them (what an agent that answers pixels, such as the single-drag suite's, acts with)."""
 
     def __init__(self, net: DragPolicyNet) -> None:
         self.net = net.eval()
 
     @torch.no_grad()
-    def predict(self, obs: dict[str, np.ndarray]) -> np.ndarray:
-        t = to_tensors(trimmed(obs))
+    def pixel_points(self, obs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """(start, end), each (B, 2) viewport pixels, for batched observations (or one)."""
+        t = to_tensors(trimmed(batched_elements(obs)))
         out = self.net(t)
         start, end = points(t, out, out["grab_logits"].argmax(1), out["drop_logits"].argmax(1))
-        return np.concatenate([grid_cells(start.numpy()), grid_cells(end.numpy())], 1)
+        return start.numpy(), end.numpy()
+
+    def predict(self, obs: dict[str, np.ndarray]) -> np.ndarray:
+        start, end = self.pixel_points(obs)
+        return np.concatenate([grid_cells(start), grid_cells(end)], 1)
 
     def __call__(self, obs: dict[str, Any]) -> np.ndarray:
         """Actions (B, 4) for one observation (B = 1) or a batch."""
-        return self.predict(batched_elements(obs))
+        return self.predict(obs)
 
     def save(self, path: Path) -> None:
         torch.save({"config": self.net.config, "state": self.net.state_dict()}, path)
