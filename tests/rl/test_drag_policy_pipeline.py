@@ -32,7 +32,7 @@ def generated_pool(tmp_path_factory) -> Path:
 def test_tiny_training_run_writes_model_curve_figures_and_snapshots(generated_pool, tmp_path):
     """The run's outputs; and the seed fixes the initial weights as well as the batches, so 3
     cloning updates give, bit for bit, the snapshot that the 6-update run (cloning until its
-    policy-gradient phase at update 4) saved after its third."""
+    policy-gradient phase at update 5) saved after its third."""
     import torch
 
     out = tmp_path / "run"
