@@ -677,8 +677,8 @@ class DragPolicyNet(nn.Module):
     not name the grabbed block (``target_first``): where the first phrase names the target
     ("Fill the input slot of 'A' with 'B'"), the drop head gets its inputs with the phrases'
     roles swapped, so an input's holder, a block's script and its mouth are matched against A.
-    The shipped checkpoint is layout 7 (since 7 December 2026, later that day; layout 6
-    before)."""
+    The shipped checkpoint is layout 8 (since stop 58, 7 December 2026; layout 7 before, layout
+    6 before that)."""
 
     def __init__(
         self,
