@@ -24,9 +24,9 @@ updates, 1,050 of cloning and 150 of policy gradient, about 15 minutes on idle c
    real objective (the connection forms) rather than closeness to one demonstrated point. The
    defaults (``--layout 8 --seed 7 --lr 2e-3``, 1,200 updates, the last eighth of them
    fine-tuning) train the shipped checkpoint (docs/training.md): the policy a 1,400-update run
-   with the last quarter fine-tuning saved after its 1,200th. Every ``--eval-every`` updates the fast path's Pass@1
-   on both pools goes into the learning curve (OUT/curve.png, OUT/curve.json);
-   ``--snapshots`` also keeps the policy of each of those points.
+   with the last quarter fine-tuning saved after its 1,200th. Every ``--eval-every`` updates
+   the fast path's Pass@1 on both pools goes into the learning curve (OUT/curve.png,
+   OUT/curve.json); ``--snapshots`` also keeps the policy of each of those points.
 
 Writes OUT/policy.pt (``scratch-gym eval --suite single-drag --agent drag-policy:OUT/policy.pt``
 runs it in the real editor; ``benchmarks/drag_transfer.py --policy OUT/policy.pt`` on every
