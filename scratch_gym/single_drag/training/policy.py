@@ -792,23 +792,8 @@ class DragPolicyNet(nn.Module):
             named = (slot_rank * said[:, None, :]).sum(-1, keepdim=True)
             any_said = said.sum(-1)[:, None, None].expand_as(named)
             slot_rank = torch.cat([slot_rank, named, any_said], -1)
-        # an input's holder block as the target phrase names it, and its place in that block
-        m_holder = self.match(_gather(tgt_features, holder))
-        # a block's script as the target phrase names its top block, and whether it ends there
-        m_script = self.script(
-            torch.cat([_gather(tgt_features, head), ends[..., None]], -1)
-        )  # fmt: skip
-        # a block's mouth as the target phrase names its C-block, and whether it starts there
-        mouth = [_gather(tgt_features, container), where]
-        first_named = None  # layout 8: the same, should the first phrase name the target
-        if self.layout >= 8:
-            first_named = {
-                "holder": self.match(_gather(src_features, holder)),
-                "script": self.script(
-                    torch.cat([_gather(src_features, head), ends[..., None]], -1)
-                ),
-                "container": _gather(src_features, container),
-            }
+        # whether a block starts a mouth (and, from layout 2 on, which)
+        mouth = [where]
         if self.layout >= 2:  # which mouth a block starts, and how many mouths hold blocks
             mouth.append(mouth_ranks(container, where, box))
         blocks = None
@@ -817,9 +802,17 @@ class DragPolicyNet(nn.Module):
             mouth.append(mouths)
             if self.layout >= 4:  # a mouth's drop picks the C-block, placed by the geometry
                 blocks = mouth_blocks(container, where, mouths[..., 0])
-        m_mouth = self.mouth(torch.cat(mouth, -1))
-        if first_named is not None:
-            first_named["mouth"] = self.mouth(torch.cat([first_named["container"], *mouth[1:]], -1))
+
+        def named_by(features: torch.Tensor) -> tuple[torch.Tensor, ...]:
+            """As the phrase of ``features`` names a block: an input's holder block (with the
+            input's place in it), a block's script by its top block (and whether it ends
+            there), a block's mouth by its C-block (and whether it starts there)."""
+            return (
+                self.match(_gather(features, holder)),
+                self.script(torch.cat([_gather(features, head), ends[..., None]], -1)),
+                self.mouth(torch.cat([_gather(features, container), *mouth], -1)),
+            )
+
         in_mouth = where[..., 0]
         m_all = self.match_all(match_features(ins, word, el_tok, box, order=order))  # all words
         k = words.shape[1]
@@ -844,15 +837,19 @@ class DragPolicyNet(nn.Module):
             origin_logits = self.origin(torch.cat([context, src_phrase], -1))
             where = (kinds == FLYOUT_BLOCK).long()  # 0 canvas, 1 palette
             grab_logits = grab_logits + torch.gather(origin_logits.log_softmax(-1), 1, where)
-        drop_parts = [words * tgt, words, shape, ctx, tgt, words * src, m_tgt, m_src, m_all,
-                      m_holder, self.slot_rank(slot_rank), m_script, m_mouth]  # fmt: skip
-        swapped = None
-        if first_named is not None:  # the drop inputs with the phrases' roles swapped
-            swapped = torch.cat(
-                [words * src, words, shape, ctx, src, words * tgt, m_src, m_tgt, m_all,
-                 first_named["holder"], drop_parts[10], first_named["script"],
-                 first_named["mouth"]], -1,
-            )  # fmt: skip
+        slots = self.slot_rank(slot_rank)
+
+        first, second = (src, m_src, src_features), (tgt, m_tgt, tgt_features)  # the phrases
+
+        def drop_inputs(target: tuple, grabbed_: tuple) -> torch.Tensor:
+            """The drop head's inputs where phrase ``target`` (its words' bag, its match, its
+            match features) names the drop's target and ``grabbed_`` the block to grab."""
+            phrase, m_named, features = target
+            holder_, script_, mouth_ = named_by(features)
+            return torch.cat([words * phrase, words, shape, ctx, phrase, words * grabbed_[0],
+                              m_named, grabbed_[1], m_all, holder_, slots, script_, mouth_],
+                             -1)  # fmt: skip
+
         return {
             "origin_logits": origin_logits,
             "relation_inputs": torch.cat([context, src_phrase], -1),
@@ -862,8 +859,9 @@ class DragPolicyNet(nn.Module):
             "kinds": kinds,
             "grab_logits": grab_logits.masked_fill(~grab_ok, neg),
             "grab_offset": g[..., 1:3],
-            "drop_inputs": torch.cat(drop_parts, -1),
-            "target_first_inputs": swapped,
+            "drop_inputs": drop_inputs(second, first),
+            # layout 8: the same with the phrases' roles swapped, should the first name the target
+            "target_first_inputs": drop_inputs(first, second) if self.layout >= 8 else None,
             "phrase_overlap": torch.stack([src_features[..., 2], tgt_features[..., 2]], -1),
             "shape": shape,
             "words": words,
