@@ -211,7 +211,7 @@ class EditorPage:
         """At close: keep this page as its session's spare, if another page keeps the browser up,
         no spare is kept yet and the page is alive with its editor settings unchanged and no
         extension loaded nor turbo mode on (a new page has neither). Its project is emptied (no
-        script keeps running)."""
+        script keeps running) and its stage made large, as on a new page."""
         if not (self.reuse and self._acquired and self.session.users() > 1):
             return False
         if id(self.session) in _SPARES or not self.is_alive():
@@ -220,6 +220,7 @@ class EditorPage:
             if self.call("editor.settings")["changed"] or self.call("editor.leftovers"):
                 return False
             self.load_project(empty_project())
+            self.stage_size("large")  # as a new page has it
         except (PlaywrightError, PageDeadError, BridgeError):
             return False
         _SPARES[id(self.session)] = self

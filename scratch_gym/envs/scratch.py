@@ -172,8 +172,8 @@ class ScratchEnv(PageEnv):
 
     ``reset`` loads the task's starting project (or ``project``, or the empty project: one sprite,
     "Sprite1", the cat) into the editor's VM without reloading the page, selects the first sprite,
-    stops the VM and restores the fixed editor view (Code tab, Motion category, default workspace
-    scroll and zoom). With a task, the starting project is evaluated (``info["initial_psr"]``).
+    stops the VM and restores the fixed editor view (large stage, Code tab, Motion category,
+    default workspace scroll and zoom). With a task, the starting project is evaluated (``info["initial_psr"]``).
 
     ## Episode End
 
@@ -508,6 +508,7 @@ class ScratchEnv(PageEnv):
             page.settle(self.settle_timeout_ms)
             raise ValueError(str(exc)) from exc
         page.settle(self.settle_timeout_ms)
+        page.stage_size("large")  # an agent may have switched it (the stage-size buttons)
         page.bridge.view_reset()
         page.dismiss_menus()
         page.settle(self.settle_timeout_ms, stop_vm=True)

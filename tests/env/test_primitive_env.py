@@ -138,6 +138,15 @@ def test_reset_restores_the_project_exactly_and_screens_match(env, tmp_path):
 
 
 @pytest.mark.browser
+def test_reset_restores_the_large_stage_an_agent_switched_away_from(env):
+    expected, _ = env.reset()
+    env.unwrapped.page.stage_size("small")  # what the small-stage button does
+    observed, _ = env.reset()
+    assert env.unwrapped.page.stage_size() == "large"
+    assert np.array_equal(observed["screenshot"], expected["screenshot"])
+
+
+@pytest.mark.browser
 def test_reset_closes_an_open_menu_bar_menu_and_a_text_selection(env):
     """The menu bar's menus keep their open state outside the editor's store, and a select-all
     tints the page: a reset clears both, so the next episode's screen is the first one's."""

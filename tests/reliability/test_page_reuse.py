@@ -42,7 +42,8 @@ def test_the_next_env_takes_over_a_closed_envs_page_and_observes_as_on_a_new_pag
         first.reset(seed=0)
         used = _playwright_page(first)
         assert used is not _playwright_page(fresh)
-        _click_text(first, "Looks")  # leave some state behind: another category
+        _click_text(first, "Looks")  # leave some state behind: another category,
+        first.unwrapped.page.stage_size("small")  # and the small stage (its button's store action)
         first.close()
         assert page_module._SPARES[id(editor_page.session)].page is used  # kept, not closed
 
