@@ -6,9 +6,14 @@ observation, one click step, and where a step's time goes (``info["step_phases_m
 settle, evaluate, observe, info); and the browser's memory per environment (PSS: (total with N
 environments - browser alone) / N). Prints a table; the last line is one JSON object.
 
-Where a drag step goes (measured on 6 December 2026, 2 idle cores): ``act`` is mostly the five
+Where a drag step goes (measured on 6 December 2026, 2 idle cores): ``act`` is mostly the
 pointer moves, one animation frame each (16.7 ms; Chromium holds a mouse move for the page's
-next frame, while a press or a release takes about 1 ms). Unbuffered input (the DevTools
+next frame, while a press or a release takes about 1 ms). Since 7 December 2026 the drag is
+sent as raw DevTools input (``EditorPage.drag_path``) whose press carries its own coordinates,
+so the hover move before it is gone: four moves instead of five, ``act`` 94 -> 79 ms, with
+byte-equal observations. Dropping intermediate moves as well (press, threshold move, end)
+measured 143 ms a step, but Blockly picks its connection on every move (``drag_model``), so
+it would change which drops connect: not done. Unbuffered input (the DevTools
 overlay's debugger mode) cut a move to 0.7 ms, but real drags then picked up a palette block
 differently from one run to the next near its edges, so it is not used. ``settle`` waits for
 still frames twice after a drag (four frames: once with the VM's loop running, once after its

@@ -314,17 +314,17 @@ def execute_primitive(page: EditorPage, action: PrimitiveAction) -> None:
 
 
 def drag(page: EditorPage, start: tuple[float, float], end: tuple[float, float]) -> None:
-    """A real drag: press at start, move past the drag threshold, intermediate moves, release.
-    The points may hold any real numbers (numpy scalars too)."""
+    """A real drag: press at start, move past the drag threshold, ``DRAG_STEPS - 1`` equal moves
+    on to the end, release there (``EditorPage.drag_path``). The points may hold any real numbers
+    (numpy scalars too)."""
     x0, y0 = float(start[0]), float(start[1])
     x1, y1 = float(end[0]), float(end[1])
     dist = math.hypot(x1 - x0, y1 - y0)
     ux, uy = ((x1 - x0) / dist, (y1 - y0) / dist) if dist > 0 else (1.0, 0.0)
-    page.mouse_move(x0, y0)
-    page.mouse_down()
-    page.mouse_move(x0 + ux * DRAG_THRESHOLD_PX, y0 + uy * DRAG_THRESHOLD_PX)
-    page.mouse_move(x1, y1, steps=DRAG_STEPS - 1)
-    page.mouse_up()
+    xt, yt = x0 + ux * DRAG_THRESHOLD_PX, y0 + uy * DRAG_THRESHOLD_PX
+    n = DRAG_STEPS - 1
+    path = [(xt + (x1 - xt) * (i / n), yt + (y1 - yt) * (i / n)) for i in range(1, n + 1)]
+    page.drag_path([(x0, y0), (xt, yt), *path])
 
 
 def actions_markdown() -> str:

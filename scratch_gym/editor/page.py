@@ -12,7 +12,7 @@ import base64
 import io
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -138,6 +138,9 @@ class EditorPage:
         self.memory_guard = HeapGrowthGuard()
         self.refreshes = 0
         self._defer_flyout = False
+        # Where a raw DevTools drag (drag_path) left the pointer, while Playwright's own idea of
+        # it is stale; None when Playwright's is right.
+        self._pointer_at: tuple[float, float] | None = None
         self.bridge = Bridge(self)  # the typed bridge calls (editor/bridge.py)
 
     # -- lifecycle ------------------------------------------------------------------------------
@@ -159,6 +162,7 @@ class EditorPage:
         self._context.route(NON_LOCAL_URL, self._route)
         page = self._page = self._context.new_page()
         self._crashed = False
+        self._pointer_at = None  # a new page's pointer is Playwright's
         page.on("crash", self._on_crash)
         page.on("dialog", lambda d: d.dismiss())
         page.on("requestfinished", self._finished)
@@ -196,6 +200,7 @@ class EditorPage:
             page.on("crash", self._on_crash)
             page.on("requestfinished", self._finished)
             self.requests, self.memory_guard = spare.requests, spare.memory_guard
+            self._pointer_at = spare._pointer_at
             if not self.is_alive():  # its browser died while it waited
                 raise PageDeadError("the spare page is gone")
             self.call("toolbox.defer", {"enabled": self._defer_flyout})
@@ -441,16 +446,58 @@ class EditorPage:
             return np.asarray(img)
 
     # -- input ----------------------------------------------------------------------------------
-    def _input(self, action: Callable[[Page], Any]) -> Any:
-        """Run one Playwright input call; a dead page or browser becomes PageDeadError."""
+    def _input(
+        self, action: Callable[[Page], Any], from_pointer: bool = False, moves_pointer: bool = False
+    ) -> Any:
+        """Run one Playwright input call; a dead page or browser becomes PageDeadError. One that
+        starts where Playwright last put the pointer (``from_pointer``: a press, a release, a
+        wheel turn, a move in steps) first brings it to where a raw drag left the real one; one
+        that ends at a point it names (``moves_pointer``: a move, a click) makes Playwright's
+        idea right again."""
         self._show_flyout()
         try:
-            return action(self.page)
+            if from_pointer and self._pointer_at is not None:
+                self.page.mouse.move(*self._pointer_at)
+                self._pointer_at = None
+            result = action(self.page)
+            if moves_pointer:
+                self._pointer_at = None
+            return result
         except PlaywrightError as exc:
             raise PageDeadError(f"input to the editor page failed: {exc}") from exc
 
     def mouse_move(self, x: float, y: float, steps: int = 1) -> None:
-        self._input(lambda p: p.mouse.move(x, y, steps=steps))
+        self._input(
+            lambda p: p.mouse.move(x, y, steps=steps), from_pointer=steps > 1, moves_pointer=True
+        )
+
+    def drag_path(self, points: Sequence[tuple[float, float]]) -> None:
+        """A left-button drag as raw DevTools input: press at ``points[0]``, move to each later
+        point in turn, release at the last (no modifier keys held).
+
+        The press comes with its own coordinates, so no hover move precedes it: Chromium holds
+        a mouse move for the page's next frame (16.7 ms) and a press for about 1 ms, and the
+        editor picks the block under the press either way (the observations stay byte-equal).
+        Playwright's own idea of the pointer is left behind; the next input that starts from it
+        moves there first (``_input``).
+        """
+        if len(points) < 2:
+            raise ValueError(f"a drag path needs at least 2 points, got {len(points)}")
+        if self._cdp is None:
+            raise PageDeadError("the editor page is not open")
+        self._show_flyout()
+        cdp = self._cdp
+        (x0, y0), (x1, y1) = points[0], points[-1]
+        events = [{"type": "mousePressed", "x": x0, "y": y0, "buttons": 1, "clickCount": 1}]
+        events += [{"type": "mouseMoved", "x": x, "y": y, "buttons": 1} for x, y in points[1:]]
+        events.append({"type": "mouseReleased", "x": x1, "y": y1, "buttons": 0, "clickCount": 1})
+        try:
+            for event in events:
+                cdp.send("Input.dispatchMouseEvent", {**event, "button": "left"})
+        except PlaywrightError as exc:
+            raise PageDeadError(f"input to the editor page failed: {exc}") from exc
+        finally:
+            self._pointer_at = (float(x1), float(y1))
 
     def dismiss_menus(self) -> None:
         """Close what a click elsewhere closes (the menu bar's menus, which keep their open state
@@ -461,17 +508,20 @@ class EditorPage:
         self.mouse_up()
 
     def mouse_down(self, button: str = "left") -> None:
-        self._input(lambda p: p.mouse.down(button=_button(button)))
+        self._input(lambda p: p.mouse.down(button=_button(button)), from_pointer=True)
 
     def mouse_up(self, button: str = "left") -> None:
-        self._input(lambda p: p.mouse.up(button=_button(button)))
+        self._input(lambda p: p.mouse.up(button=_button(button)), from_pointer=True)
 
     def click(self, x: float, y: float, clicks: int = 1, button: str = "left") -> None:
         """Click (``clicks`` = 2: double click) with ``button``: left, right or middle."""
-        self._input(lambda p: p.mouse.click(x, y, click_count=clicks, button=_button(button)))
+        self._input(
+            lambda p: p.mouse.click(x, y, click_count=clicks, button=_button(button)),
+            moves_pointer=True,
+        )
 
     def wheel(self, dx: float, dy: float) -> None:
-        self._input(lambda p: p.mouse.wheel(dx, dy))
+        self._input(lambda p: p.mouse.wheel(dx, dy), from_pointer=True)
 
     def type_text(self, text: str) -> None:
         """Type ``text`` as key presses (what a user's typing does in inputs and fields)."""

@@ -9,7 +9,9 @@ import zipfile
 
 import pytest
 
+from scratch_gym.actions.primitive import drag
 from scratch_gym.editor.page import EditorPage
+from tests.helpers import flyout_box, grab, non_shadow, vm_blocks
 
 
 def test_export_sb3_is_the_loaded_project(fresh_editor: EditorPage) -> None:
@@ -56,3 +58,21 @@ def test_key_down_and_up_type_into_the_sprite_name(fresh_editor: EditorPage) -> 
     fresh_editor.press("Enter")
     sprites = [t["name"] for t in fresh_editor.project_json()["targets"] if not t["isStage"]]
     assert sprites == ["B"]
+
+
+def test_input_after_a_raw_drag_starts_where_the_drag_ended(fresh_editor: EditorPage) -> None:
+    """``drag_path`` presses without a hover move and leaves Playwright's idea of the pointer
+    behind: a wheel turn after it must scroll what lies under the drag's end (the workspace),
+    not what lay under Playwright's last point (the palette)."""
+    page = fresh_editor
+    start = grab(flyout_box(page, "motion_movesteps"))
+    page.mouse_move(150, 500)  # over the palette: where Playwright last put the pointer
+    drag(page, start, (700, 300))
+    page.settle()
+    assert non_shadow(vm_blocks(page), "motion_movesteps")
+    before = page.bridge.view_state()
+    page.wheel(0, 300)
+    page.settle()
+    after = page.bridge.view_state()
+    assert after["flyout_scroll_y"] == before["flyout_scroll_y"]
+    assert after["scroll_y"] != before["scroll_y"]
