@@ -22,7 +22,7 @@ updates, 1,050 of cloning and 150 of policy gradient, about 15 minutes on idle c
    order: a uniformly random drag succeeds about once in 20,000 tries, so RL from scratch sees
    no reward; cloning puts the policy where rewards are, and the fine-tuning then optimises the
    real objective (the connection forms) rather than closeness to one demonstrated point. The
-   defaults (``--layout 8 --seed 7 --lr 2e-3``, 1,200 updates, the last eighth of them
+   defaults (``--layout 8 --seed 7 --lr 3e-3``, 1,200 updates, the last eighth of them
    fine-tuning) train the shipped checkpoint (docs/training.md): the policy a 1,400-update run
    with the last quarter fine-tuning saved after its 1,200th. Every ``--eval-every`` updates
    the fast path's Pass@1 on both pools goes into the learning curve (OUT/curve.png,
@@ -237,7 +237,7 @@ def train(
     seed,
     wordings: dict[str, np.ndarray] | None = None,
     snapshots: Path | None = None,
-    lr: float = 2e-3,
+    lr: float = 3e-3,
 ) -> list[dict]:
     """``updates`` optimiser steps (cloning, then policy gradient for the last ``rl_share``): a
     budget in steps, not seconds, so that the same seed gives the same policy on a busy machine.
@@ -353,9 +353,10 @@ def main() -> None:
     ap.add_argument("--snapshots", action="store_true",
                     help="also save the policy at every curve point, as "
                          "OUT/snapshots/policy-<updates>.pt")  # fmt: skip
-    ap.add_argument("--lr", type=float, default=2e-3,
-                    help="cloning's learning rate (the policy gradient's is 1e-4; checkpoints "
-                         "before layout 8 trained at 1e-3)")  # fmt: skip
+    ap.add_argument("--lr", type=float, default=3e-3,
+                    help="cloning's learning rate (the policy gradient's is 1e-4; the layout-8 "
+                         "checkpoint shipped before trained at 2e-3, the ones before layout 8 "
+                         "at 1e-3)")  # fmt: skip
     ap.add_argument("--rewordings", type=int, default=6,
                     help="other wordings of each training instruction (0: the captured one only)")  # fmt: skip
     args = ap.parse_args()
