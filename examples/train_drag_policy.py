@@ -4,7 +4,7 @@
 
 Time: about 55 minutes on 2 cores at the defaults (on 7 December 2026: the 2,200 training tasks
 of generator version 7 captured in 36.5 minutes beside other work, about 1 s a task; 1,200
-updates, 1,050 of cloning and 150 of policy gradient, about 15 minutes on idle cores).
+updates, 1,050 of cloning and 150 of policy gradient, about 16 minutes on idle cores).
 
 1. Pools: captures ``--train-tasks`` generated tasks (seed ``--pool-seed``, generator version
    ``--generator-version``, 7 for the shipped checkpoint) and ``--heldout-tasks``

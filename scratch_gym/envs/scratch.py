@@ -173,7 +173,8 @@ class ScratchEnv(PageEnv):
     ``reset`` loads the task's starting project (or ``project``, or the empty project: one sprite,
     "Sprite1", the cat) into the editor's VM without reloading the page, selects the first sprite,
     stops the VM and restores the fixed editor view (large stage, Code tab, Motion category,
-    default workspace scroll and zoom). With a task, the starting project is evaluated (``info["initial_psr"]``).
+    default workspace scroll and zoom). With a task, the starting project is evaluated
+    (``info["initial_psr"]``).
 
     ## Episode End
 
