@@ -184,8 +184,9 @@ def main() -> None:
             figures[f"{key}_{split}_by_setting"] = {
                 s: pass1(got.get((who, split, s), [])) for s in args.settings
             }
+    split_tasks = {split: list(suite_for(split, "baseline", args).select()) for split in splits}
     for split in splits:
-        tasks = {t.id: t for t in suite_for(split, "baseline", args).select()}
+        tasks = {t.id: t for t in split_tasks[split]}
         records = [r for s in args.settings for r in got[("policy", split, s)]]
         by_rel, by_src = breakdown(records, tasks)
         h_records = [r for s in args.settings for r in got[("heuristic", split, s)]]
@@ -201,8 +202,7 @@ def main() -> None:
         figures["by_relation"] = figures["by_relation_scratchworld"]  # the keys of earlier runs
         figures["by_source"] = figures["by_source_scratchworld"]
         figures["heuristic_by_relation"] = figures["heuristic_by_relation_scratchworld"]
-        tasks = {t.id: t for t in suite_for("scratchworld", "baseline", args).select()}
-        figures["elements_max_scratchworld"] = element_counts(list(tasks.values()))
+        figures["elements_max_scratchworld"] = element_counts(split_tasks["scratchworld"])
     figures.update(checkpoint_figures(args.policy))
     print(json_line(figures))
 

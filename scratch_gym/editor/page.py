@@ -449,11 +449,11 @@ class EditorPage:
     def _input(
         self, action: Callable[[Page], Any], from_pointer: bool = False, moves_pointer: bool = False
     ) -> Any:
-        """Run one Playwright input call; a dead page or browser becomes PageDeadError. One that
-        starts where Playwright last put the pointer (``from_pointer``: a press, a release, a
-        wheel turn, a move in steps) first brings it to where a raw drag left the real one; one
-        that ends at a point it names (``moves_pointer``: a move, a click) makes Playwright's
-        idea right again."""
+        """Run one input call (Playwright's, or raw DevTools input); a dead page or browser
+        becomes PageDeadError. One that starts where Playwright last put the pointer
+        (``from_pointer``: a press, a release, a wheel turn, a move in steps) first brings it to
+        where a raw drag left the real one; one that ends at a point it names (``moves_pointer``:
+        a move, a click) makes Playwright's idea right again."""
         self._show_flyout()
         try:
             if from_pointer and self._pointer_at is not None:
@@ -485,17 +485,18 @@ class EditorPage:
             raise ValueError(f"a drag path needs at least 2 points, got {len(points)}")
         if self._cdp is None:
             raise PageDeadError("the editor page is not open")
-        self._show_flyout()
         cdp = self._cdp
         (x0, y0), (x1, y1) = points[0], points[-1]
         events = [{"type": "mousePressed", "x": x0, "y": y0, "buttons": 1, "clickCount": 1}]
         events += [{"type": "mouseMoved", "x": x, "y": y, "buttons": 1} for x, y in points[1:]]
         events.append({"type": "mouseReleased", "x": x1, "y": y1, "buttons": 0, "clickCount": 1})
-        try:
+
+        def send(_: Page) -> None:
             for event in events:
                 cdp.send("Input.dispatchMouseEvent", {**event, "button": "left"})
-        except PlaywrightError as exc:
-            raise PageDeadError(f"input to the editor page failed: {exc}") from exc
+
+        try:
+            self._input(send)
         finally:
             self._pointer_at = (float(x1), float(y1))
 
