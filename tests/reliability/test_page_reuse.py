@@ -119,3 +119,30 @@ def test_without_another_page_nothing_is_kept_and_reuse_false_never_keeps():
     finally:
         holder.close()
     assert id(session) not in page_module._SPARES and not session.browser_connected()
+
+
+def _sensing_palette(env) -> np.ndarray:
+    env.reset(seed=0)
+    _click_text(env, "Sensing")  # its palette shows colour inputs: swatches drawn at random
+    return env.unwrapped.page.screenshot()
+
+
+@pytest.mark.browser
+def test_the_palette_is_drawn_alike_on_every_page(editor_page):
+    """The editor draws the colour swatches of the palette's colour inputs at random when it builds
+    the palette. The page's random generator is seeded before the editor loads
+    (bridge/random.js), so the Sensing palette looks the same on a newly loaded page, and after
+    an episode with another palette."""
+    _drop_spare(editor_page.session)
+    env = gym.make("ScratchWorld-Primitive-v0")
+    try:
+        first = _sensing_palette(env)
+        env.reset(options={"task": "shopping-basket"})  # a list: the flyout is rebuilt
+        assert np.array_equal(_sensing_palette(env), first)
+        new_page = gym.make("ScratchWorld-Primitive-v0")  # no spare: a newly loaded page
+        try:
+            assert np.array_equal(_sensing_palette(new_page), first)
+        finally:
+            new_page.close()
+    finally:
+        env.close()

@@ -241,16 +241,7 @@
   });
 
   // -- virtual time -----------------------------------------------------------------------------
-  function mulberry32 (seed) {
-    let a = seed >>> 0;
-    return function () {
-      a = (a + 0x6D2B79F5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+  const mulberry32 = window.ScratchGymRandom.mulberry32; // random.js
 
   // Thrown by a clock read inside a frame once the test's wall-clock deadline has passed, so a
   // frame that never ends (thousands of clones each sensing every tick) is cut short.
