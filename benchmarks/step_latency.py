@@ -15,13 +15,18 @@ byte-equal observations. Dropping intermediate moves as well (press, threshold m
 measured 143 ms a step, but Blockly picks its connection on every move (``drag_model``), so
 it would change which drops connect: not done. Unbuffered input (the DevTools
 overlay's debugger mode) cut a move to 0.7 ms, but real drags then picked up a palette block
-differently from one run to the next near its edges, so it is not used. ``settle`` waits for
-still frames twice after a drag (four frames: once with the VM's loop running, once after its
-last step); stopping the loop as soon as the drop reached the VM and settling once took three
-frames but no less time (166-167 ms a step both ways), so it is not used either; nor did one
-still frame after the last step instead of two (7 December 2026, another machine: settle 54-55
-ms both ways, the step 207-211 ms against 181-182, as the next input then waited longer for its
-frame). ``observe``
+differently from one run to the next near its edges, so it is not used. ``settle`` waited for
+four frames after a drop until 7 December 2026: Blockly hands a drop to the VM on a timer it
+starts in the next animation frame, and the VM's copy of the blocks was part of what had to stay
+still, so the VM's change restarted the count a frame late (and a -5.7e-14 px scroll jitter
+another). Now each frame is judged after that timer, the VM's blocks are checked for agreement
+with the workspace instead of being fingerprinted, and scroll offsets are rounded to 0.001 px:
+a drop settles in two frames (settle 59 -> 29 ms, the step 165 -> 132 ms). Five oracle episodes
+(234 steps) gave the same screens as before, byte for byte, up to the two steps where the old
+code also differed from itself between runs (a page's unseeded random draws; since then seeded,
+bridge/random.js), and the same screens in two runs throughout. Earlier tries that did not pay: stopping the
+VM's loop as soon as the drop reached it (three frames, no less time); one still frame instead
+of two after the loop's last step (the next input then waited longer for its frame). ``observe``
 is the screenshot: a PNG capture over CDP takes two frames (33.5 ms; decoding it, 10 ms, fits
 inside them; WebP at quality 100 is no faster, 33.2 ms), a JPEG one frame (16.7 ms) but it is
 lossy, so PNG stays.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from scratch_gym.program import ProjectBuilder
 
 
@@ -57,3 +59,39 @@ def test_a_step_settle_counts_its_stable_frames_from_the_call(fresh_editor):
     moved = _settle_in_page(fresh_editor, from_call=True, scroll_on_frame=1)
     assert moved["settled"] and moved["frames"] >= 3, moved
     fresh_editor.bridge.view_reset()
+
+
+@pytest.mark.browser
+def test_a_drop_settles_two_frames_after_the_call_with_the_vm_holding_its_new_place():
+    """A drop reaches the VM on a timer Blockly starts in the next animation frame; the settle
+    judges each frame after it, so a step's drop settles after its two stable frames (it took
+    four while the VM's own copy of the blocks was part of what had to stay still), and the VM
+    then holds the block where the workspace shows it. On an environment's page, whose VM loop
+    a reset stopped, as in a step."""
+    import gymnasium as gym
+
+    import scratch_gym  # noqa: F401
+    from scratch_gym.agents.demo import block_box
+
+    env = gym.make("ScratchWorld-Primitive-v0")
+    try:
+        env.reset()
+        page = env.unwrapped.page
+        for end in ((430.0, 200.0), (430.0, 420.0)):
+            move = block_box(page, "motion_movesteps", in_flyout=True)
+            start = (move["x"] + 8, move["y"] + 15)
+            page.drag_path([start, (start[0] + 6, start[1]), end])
+            result = page.settle(3000, 2, stop_vm=True, from_call=True)
+            assert result["settled"] and result["frames"] == 2, result
+        placed = page.page.evaluate(
+            """() => ScratchGym.workspace().getTopBlocks(false).map(b => {
+              const xy = b.getRelativeToSurfaceXY();
+              const v = ScratchGym.vm.editingTarget.blocks._blocks[b.id];
+              return {opcode: b.type, x: xy.x, y: xy.y, vm_x: v.x, vm_y: v.y};
+            })"""
+        )
+        assert [b["opcode"] for b in placed] == ["motion_movesteps"] * 2
+        for b in placed:
+            assert abs(b["vm_x"] - b["x"]) < 0.5 and abs(b["vm_y"] - b["y"]) < 0.5, b
+    finally:
+        env.close()

@@ -115,6 +115,8 @@
   //   (a typed number, a picked option) has reached the VM;
   // - `variables`: every variable and list of the workspace exists in the VM (Blockly delivers
   //   VAR_CREATE on a later task).
+  // Positions are left out: they need not agree (Blockly moves a loaded project's overlapping
+  // scripts apart without telling the VM).
   function editableFields (block) {
     const out = [];
     for (const input of block.inputList) {
@@ -158,20 +160,21 @@
   }
   SG.workspaceAgreesWithVm = workspaceAgreesWithVm;
 
+  // What the screen shows, as state: the view, the tab, the editing target, images and where
+  // the top blocks stand. The VM's blocks are not in it: settling asks the workspace to agree
+  // with them instead (workspaceAgreesWithVm), frame by frame. Scroll offsets are rounded to a
+  // thousandth of a pixel: Blockly recomputes them after a drop with float noise (-5.7e-14
+  // against 0) that no pixel shows.
   function fingerprint () {
     const ws = SG.workspace();
-    const parts = [ws.scrollX, ws.scrollY, ws.scale, ws.getFlyout().getWorkspace().scrollY,
+    const fine = v => Math.round(v * 1000) / 1000;
+    const parts = [fine(ws.scrollX), fine(ws.scrollY), ws.scale,
+      fine(ws.getFlyout().getWorkspace().scrollY),
       SG.state.store.getState().scratchGui.editorTab.activeTabIndex,
       SG.vm.editingTarget ? SG.vm.editingTarget.id : '', imagesFingerprint()];
     for (const b of ws.getTopBlocks(false)) {
       const xy = b.getRelativeToSurfaceXY();
       parts.push(b.id, Math.round(xy.x), Math.round(xy.y));
-    }
-    const t = SG.vm.editingTarget;
-    if (t) {
-      for (const [id, b] of Object.entries(t.blocks._blocks)) {
-        parts.push(id, b.next, b.parent, b.x, b.y);
-      }
     }
     return parts.join('|');
   }
@@ -201,7 +204,13 @@
   }
 
   // With `fromCall` the first fingerprint is taken at once, before any frame, so that `stable`
-  // frames suffice (not `stable` + 1); a change in any of them starts the count again.
+  // frames suffice (not `stable` + 1); a change in any of them starts the count again. Each frame
+  // is judged on a timer started after its animation-frame callbacks: Blockly hands its queued
+  // events (a drop's move: new parent and position) to its listeners, the VM among them, on a
+  // timer it starts in such a callback (one an input handler asked for), which runs first. So
+  // the VM has a drop by the first frame's check, and that frame counts as still: a drop settles
+  // in two frames (it took four while the VM's blocks were part of the fingerprint, as the VM
+  // changed a frame after the workspace).
   async function settle (timeoutMs, stable, fromCall = false) {
     const start = performance.now();
     let last = fromCall ? stillFingerprint() : null;
@@ -209,6 +218,7 @@
     let frames = 0;
     for (;;) {
       await SG.frames(1);
+      await new Promise(resolve => setTimeout(resolve, 0));
       frames++;
       const fp = stillFingerprint();
       if (fp !== null && fp === last && workspaceAgreesWithVm()) same++;
