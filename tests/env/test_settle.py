@@ -1,9 +1,16 @@
-"""Settle detection copes with what Blockly 12 shows differently from the VM."""
+"""Settle detection copes with what Blockly 12 shows differently from the VM, counts a drop's
+frames from when it reaches the VM, and waits for a deleted block's shrinking copy to go."""
 
 from __future__ import annotations
 
+import time
+
+import gymnasium as gym
+import numpy as np
 import pytest
 
+import scratch_gym  # noqa: F401
+from scratch_gym.agents.demo import block_box
 from scratch_gym.program import ProjectBuilder
 
 
@@ -61,6 +68,10 @@ def test_a_step_settle_counts_its_stable_frames_from_the_call(fresh_editor):
     fresh_editor.bridge.view_reset()
 
 
+def _grab(box: dict) -> tuple[float, float]:
+    return (box["x"] + 8, box["y"] + 15)
+
+
 @pytest.mark.browser
 def test_a_drop_settles_two_frames_after_the_call_with_the_vm_holding_its_new_place():
     """A drop reaches the VM on a timer Blockly starts in the next animation frame; the settle
@@ -68,18 +79,12 @@ def test_a_drop_settles_two_frames_after_the_call_with_the_vm_holding_its_new_pl
     four while the VM's own copy of the blocks was part of what had to stay still), and the VM
     then holds the block where the workspace shows it. On an environment's page, whose VM loop
     a reset stopped, as in a step."""
-    import gymnasium as gym
-
-    import scratch_gym  # noqa: F401
-    from scratch_gym.agents.demo import block_box
-
     env = gym.make("ScratchWorld-Primitive-v0")
     try:
         env.reset()
         page = env.unwrapped.page
         for end in ((430.0, 200.0), (430.0, 420.0)):
-            move = block_box(page, "motion_movesteps", in_flyout=True)
-            start = (move["x"] + 8, move["y"] + 15)
+            start = _grab(block_box(page, "motion_movesteps", in_flyout=True))
             page.drag_path([start, (start[0] + 6, start[1]), end])
             result = page.settle(3000, 2, stop_vm=True, from_call=True)
             assert result["settled"] and result["frames"] == 2, result
@@ -93,5 +98,30 @@ def test_a_drop_settles_two_frames_after_the_call_with_the_vm_holding_its_new_pl
         assert [b["opcode"] for b in placed] == ["motion_movesteps"] * 2
         for b in placed:
             assert abs(b["vm_x"] - b["x"]) < 0.5 and abs(b["vm_y"] - b["y"]) < 0.5, b
+    finally:
+        env.close()
+
+
+@pytest.mark.browser
+def test_a_step_that_deletes_a_block_returns_once_its_shrinking_copy_is_gone():
+    """Blockly shows a deleted block's shrinking copy for a few frames after the block left the
+    workspace; a step waits for it to go, so its screen is the one that stays (and the next press
+    cannot hit the copy)."""
+    env = gym.make("ScratchWorld-Primitive-v0")
+    try:
+        env.reset()
+        page = env.unwrapped.page
+        start = _grab(block_box(page, "motion_movesteps", in_flyout=True))
+        env.step({"action_type": "drag", "start": start, "end": [430, 250]})
+        start = _grab(block_box(page, "motion_movesteps", in_flyout=False))
+        # dropped on the palette: deleted
+        obs, *_ = env.step({"action_type": "drag", "start": start, "end": [150, 300]})
+        copies = page.page.evaluate(
+            "document.querySelectorAll('.blocklyAnimationLayer path').length"
+        )
+        assert copies == 0
+        assert page.bridge.vm_blocks() == {}
+        time.sleep(0.3)
+        assert np.array_equal(obs["screenshot"], page.screenshot())
     finally:
         env.close()

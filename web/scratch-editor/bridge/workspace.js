@@ -193,14 +193,23 @@
     return out;
   }
 
+  // A deleted block's shrinking copy (Blockly's disposal effect, in its animation layer, whose
+  // one empty group holds it) shows for a few frames after the block left the workspace; a press
+  // there hits the copy.
+  function disposing () {
+    const layer = document.querySelector('.blocklyAnimationLayer');
+    return Boolean(layer && layer.querySelector('path'));
+  }
+
   function isDragging () {
     const ws = SG.workspace();
     return Boolean((ws.isDragging && ws.isDragging()) || SG.state.store.getState().scratchGui.blockDrag);
   }
 
-  // The editor's state now, or null while it cannot be still (not ready, dragging, decoding).
+  // The editor's state now, or null while it cannot be still (not ready, dragging, decoding, a
+  // deleted block's copy shrinking).
   function stillFingerprint () {
-    return !SG.editorReady() || isDragging() || imagesPending() ? null : fingerprint();
+    return !SG.editorReady() || isDragging() || imagesPending() || disposing() ? null : fingerprint();
   }
 
   // With `fromCall` the first fingerprint is taken at once, before any frame, so that `stable`
