@@ -6,30 +6,31 @@ observation, one click step, and where a step's time goes (``info["step_phases_m
 settle, evaluate, observe, info); and the browser's memory per environment (PSS: (total with N
 environments - browser alone) / N). Prints a table; the last line is one JSON object.
 
-Where a drag step goes (measured on 6 December 2026, 2 idle cores): ``act`` is mostly the
-pointer moves, one animation frame each (16.7 ms; Chromium holds a mouse move for the page's
-next frame, while a press or a release takes about 1 ms). Since 7 December 2026 the drag is
-sent as raw DevTools input (``EditorPage.drag_path``) whose press carries its own coordinates,
-so the hover move before it is gone: four moves instead of five, ``act`` 94 -> 79 ms, with
-byte-equal observations. Dropping intermediate moves as well (press, threshold move, end)
-measured 143 ms a step, but Blockly picks its connection on every move (``drag_model``), so
-it would change which drops connect: not done. Unbuffered input (the DevTools
-overlay's debugger mode) cut a move to 0.7 ms, but real drags then picked up a palette block
-differently from one run to the next near its edges, so it is not used. ``settle`` waited for
-four frames after a drop until 7 December 2026: Blockly hands a drop to the VM on a timer it
-starts in the next animation frame, and the VM's copy of the blocks was part of what had to stay
-still, so the VM's change restarted the count a frame late (and a -5.7e-14 px scroll jitter
-another). Now each frame is judged after that timer, the VM's blocks are checked for agreement
-with the workspace instead of being fingerprinted, and scroll offsets are rounded to 0.001 px:
-a drop settles in two frames (settle 59 -> 29 ms, the step 165 -> 132 ms). Five oracle episodes
-(234 steps) gave the same screens as before, byte for byte, up to the two steps where the old
-code also differed from itself between runs (a page's unseeded random draws; since then seeded,
-bridge/random.js), and the same screens in two runs throughout. Earlier tries that did not pay: stopping the
-VM's loop as soon as the drop reached it (three frames, no less time); one still frame instead
-of two after the loop's last step (the next input then waited longer for its frame). ``observe``
-is the screenshot: a PNG capture over CDP takes two frames (33.5 ms; decoding it, 10 ms, fits
-inside them; WebP at quality 100 is no faster, 33.2 ms), a JPEG one frame (16.7 ms) but it is
-lossy, so PNG stays.
+Where a drag step goes (measured on 6 December 2026, 2 idle cores): ``act`` is mostly the pointer
+moves, one animation frame each (16.7 ms; Chromium holds a mouse move for the page's next frame,
+while a press or a release takes about 1 ms). Since 7 December 2026 the drag is sent as raw
+DevTools input (``EditorPage.drag_path``) whose press carries its own coordinates, so the hover
+move before it is gone: four moves instead of five, ``act`` 94 -> 79 ms, with byte-equal
+observations. Dropping intermediate moves as well (press, threshold move, end) measured 143 ms a
+step, but Blockly picks its connection on every move (``drag_model``), so it would change which
+drops connect: not done. Unbuffered input (the DevTools overlay's debugger mode) cut a move to 0.7
+ms, but real drags then picked up a palette block differently from one run to the next near its
+edges, so it is not used. ``settle`` waited for four frames after a drop until 7 December 2026:
+Blockly hands a drop to the VM on a timer it starts in the next animation frame, and the VM's copy
+of the blocks was part of what had to stay still, so the VM's change restarted the count a frame
+late (and a -5.7e-14 px scroll jitter another). Now each frame is judged after that timer, the VM's
+blocks are checked for agreement with the workspace instead of being fingerprinted, and scroll
+offsets are rounded to 0.001 px: a drop settles in two frames (settle 59 -> 27-29 ms; the step 165
+-> 132-148 ms in five runs, as the screenshot then took two frames in one run and three in four). A
+step that deleted a block also waits for Blockly's shrinking copy of it to go (its animation
+layer). Five oracle episodes (234 steps) gave the same screens as before, byte for byte, up to the
+two steps where the old code also differed from itself between runs (a page's unseeded random
+draws; since then seeded, bridge/random.js), and the same screens in two runs throughout. Earlier
+tries that did not pay: stopping the VM's loop as soon as the drop reached it (three frames, no
+less time); one still frame instead of two after the loop's last step (the next input then waited
+longer for its frame). ``observe`` is the screenshot: a PNG capture over CDP takes two or three
+frames by phase (33.5 or 50 ms; decoding it, 10 ms, fits inside them; WebP at quality 100 is no
+faster, 33.2 ms), a JPEG one frame (16.7 ms) but it is lossy, so PNG stays.
 
     python benchmarks/step_latency.py [--repeats 20] [--cold-runs 3] [--envs 3]
 """

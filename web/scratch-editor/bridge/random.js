@@ -1,8 +1,9 @@
 // The page's random generator, seeded. It is loaded before the editor, so what the editor draws
 // at random comes out the same on every newly loaded page: the colour swatches of the palette's
-// colour inputs (drawn once, when the palette is first built) and the ids of new blocks (they
-// decide where Blockly bumps the neighbours of a new custom block's definition). So the same
-// actions give the same screens on any page. Math.random stays this one function.
+// colour inputs (drawn once, when the palette is first built), the ids of new blocks. Unseeded,
+// two runs of the same oracle actions showed other swatches (shopping-basket) and placed a new
+// custom block's definition elsewhere (power); seeded, they give the same screens. Math.random
+// stays this one function.
 (function () {
   'use strict';
   function mulberry32 (seed) {

@@ -115,8 +115,8 @@
   //   (a typed number, a picked option) has reached the VM;
   // - `variables`: every variable and list of the workspace exists in the VM (Blockly delivers
   //   VAR_CREATE on a later task).
-  // Positions are left out: they need not agree (Blockly moves a loaded project's overlapping
-  // scripts apart without telling the VM).
+  // Positions are left out: they need not agree (a loaded project's custom block definition can
+  // stand elsewhere on the workspace than the VM has it, measured).
   function editableFields (block) {
     const out = [];
     for (const input of block.inputList) {
@@ -209,17 +209,18 @@
   // The editor's state now, or null while it cannot be still (not ready, dragging, decoding, a
   // deleted block's copy shrinking).
   function stillFingerprint () {
-    return !SG.editorReady() || isDragging() || imagesPending() || disposing() ? null : fingerprint();
+    const busy = !SG.editorReady() || isDragging() || imagesPending() || disposing();
+    return busy ? null : fingerprint();
   }
 
   // With `fromCall` the first fingerprint is taken at once, before any frame, so that `stable`
   // frames suffice (not `stable` + 1); a change in any of them starts the count again. Each frame
   // is judged on a timer started after its animation-frame callbacks: Blockly hands its queued
   // events (a drop's move: new parent and position) to its listeners, the VM among them, on a
-  // timer it starts in such a callback (one an input handler asked for), which runs first. So
-  // the VM has a drop by the first frame's check, and that frame counts as still: a drop settles
-  // in two frames (it took four while the VM's blocks were part of the fingerprint, as the VM
-  // changed a frame after the workspace).
+  // timer it starts in an animation-frame callback of its own, asked for when the drop happened,
+  // so that timer runs first. So the VM has a drop by the first frame's check, and that frame
+  // counts as still: a drop settles in two frames (it took four while the VM's blocks were part
+  // of the fingerprint, as the VM changed a frame after the workspace).
   async function settle (timeoutMs, stable, fromCall = false) {
     const start = performance.now();
     let last = fromCall ? stillFingerprint() : null;
