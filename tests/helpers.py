@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scratch_gym.agents.demo import grab_point as grab  # noqa: F401 (a point on a block's label)
 from scratch_gym.editor.page import EditorPage
 from scratch_gym.program.projects import empty_project
 
@@ -41,7 +42,3 @@ def flyout_box(page: EditorPage, opcode: str) -> dict[str, Any]:
 def canvas_box(page: EditorPage, opcode: str) -> dict[str, Any]:
     boxes = page.call("workspace.blockBoxes", {"flyout": False, "canvas": True})
     return next(b for b in boxes if b["opcode"] == opcode and not b["shadow"])
-
-
-def grab(box: dict[str, Any]) -> list[float]:
-    return [box["x"] + 8.0, box["y"] + min(box["h"] / 2.0, 20.0)]

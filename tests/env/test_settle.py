@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import scratch_gym  # noqa: F401
-from scratch_gym.agents.demo import block_box
+from scratch_gym.agents.demo import block_box, grab_point
 from scratch_gym.program import ProjectBuilder
 
 
@@ -68,10 +68,6 @@ def test_a_step_settle_counts_its_stable_frames_from_the_call(fresh_editor):
     fresh_editor.bridge.view_reset()
 
 
-def _grab(box: dict) -> tuple[float, float]:
-    return (box["x"] + 8, box["y"] + 15)
-
-
 @pytest.mark.browser
 def test_a_drop_settles_two_frames_after_the_call_with_the_vm_holding_its_new_place():
     """A drop reaches the VM on a timer Blockly starts in the next animation frame; the settle
@@ -84,7 +80,7 @@ def test_a_drop_settles_two_frames_after_the_call_with_the_vm_holding_its_new_pl
         env.reset()
         page = env.unwrapped.page
         for end in ((430.0, 200.0), (430.0, 420.0)):
-            start = _grab(block_box(page, "motion_movesteps", in_flyout=True))
+            start = grab_point(block_box(page, "motion_movesteps", in_flyout=True))
             page.drag_path([start, (start[0] + 6, start[1]), end])
             result = page.settle(3000, 2, stop_vm=True, from_call=True)
             assert result["settled"] and result["frames"] == 2, result
@@ -111,9 +107,9 @@ def test_a_step_that_deletes_a_block_returns_once_its_shrinking_copy_is_gone():
     try:
         env.reset()
         page = env.unwrapped.page
-        start = _grab(block_box(page, "motion_movesteps", in_flyout=True))
+        start = grab_point(block_box(page, "motion_movesteps", in_flyout=True))
         env.step({"action_type": "drag", "start": start, "end": [430, 250]})
-        start = _grab(block_box(page, "motion_movesteps", in_flyout=False))
+        start = grab_point(block_box(page, "motion_movesteps", in_flyout=False))
         # dropped on the palette: deleted
         obs, *_ = env.step({"action_type": "drag", "start": start, "end": [150, 300]})
         copies = page.page.evaluate(
