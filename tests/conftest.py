@@ -62,18 +62,32 @@ def _keep_user_tasks_env():
 
 @pytest.fixture(scope="session")
 def editor_page() -> EditorPage:
-    """An editor page shared by the tests of a session; tests reset what they change."""
+    """An editor page shared by the tests of a session; tests reset what they change. Between
+    tests its VM's frame loop rests (``_rest_the_shared_page``)."""
     page = EditorPage().open()
     yield page
     page.close()
 
 
+@pytest.fixture(autouse=True)
+def _rest_the_shared_page(request: pytest.FixtureRequest):
+    """After a test that used the shared editor page, stop its VM's frame loop
+    (``EditorPage.rest``): an idle page redraws its stage 30 times a second otherwise, taking
+    CPU from the tests that follow."""
+    page = request.getfixturevalue("editor_page") if "editor_page" in request.fixturenames else None
+    yield
+    if page is not None and page.is_alive():
+        page.rest()
+
+
 @pytest.fixture
 def fresh_editor(editor_page: EditorPage) -> EditorPage:
     """The shared editor page reset to the default project and view (the large stage, as a new
-    page has it: a test before may have left the small one)."""
+    page has it: a test before may have left the small one), its frame loop running as on a new
+    page."""
     if not editor_page.is_alive():
         editor_page.recover()
+    editor_page.start_vm()
     editor_page.stage_size("large")
     editor_page.load_project(default_project_json())
     editor_page.settle()

@@ -63,6 +63,7 @@ class Worker:
         """A loaded editor page for a new session: the warm one, else a new one (thread only)."""
         page, self._warm = self._warm, None
         if page is not None and page.is_alive():
+            page.start_vm()  # it rested while it waited; a new page's frame loop runs
             return page
         if page is not None:
             page.close()
@@ -89,6 +90,7 @@ class Worker:
     def _keep_warm(self) -> None:
         try:
             self._warm = EditorPage().open()
+            self._warm.rest()  # no frame loop while it waits (see EditorPage.rest)
             self._idle_s = 0.05
         except Exception:  # noqa: BLE001 - a session open will try again and report it
             log.exception("%s: could not load a warm editor page", self.name)

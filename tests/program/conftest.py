@@ -39,4 +39,7 @@ def page(_program_page: EditorPage) -> EditorPage:
     """
     if not _program_page.is_alive():
         _program_page.recover()
-    return _program_page
+    _program_page.start_vm()  # as on a new page; it rests between tests (``EditorPage.rest``)
+    yield _program_page
+    if _program_page.is_alive():
+        _program_page.rest()

@@ -146,3 +146,29 @@ def test_the_palette_is_drawn_alike_on_every_page(editor_page):
             new_page.close()
     finally:
         env.close()
+
+
+def _frame_loop_runs(page: EditorPage) -> bool:
+    return page.page.evaluate("ScratchGym.vm.runtime._steppingInterval !== null")
+
+
+@pytest.mark.browser
+def test_a_kept_page_rests_and_runs_again_as_a_new_page_when_taken(editor_page):
+    """A spare page's VM frame loop is stopped while it waits (it redraws the stage 30 times a
+    second otherwise), and the page that takes it over has it running, as a new page has."""
+    _drop_spare(editor_page.session)
+    new = EditorPage().open()
+    try:
+        assert _frame_loop_runs(new)  # what a newly loaded page does
+        new.close()
+        spare = page_module._SPARES[id(editor_page.session)]
+        kept = spare.page
+        assert not _frame_loop_runs(spare)
+        taker = EditorPage().open()
+        try:
+            assert taker.page is kept  # taken over, not loaded anew
+            assert _frame_loop_runs(taker)
+        finally:
+            taker.close()
+    finally:
+        new.close()
