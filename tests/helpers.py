@@ -26,6 +26,11 @@ def project_with_script() -> dict[str, Any]:
     return project
 
 
+def frame_loop_runs(page: Any) -> bool:
+    """Does the VM's frame loop run on this Playwright page (``EditorPage.page``)?"""
+    return page.evaluate("ScratchGym.vm.runtime._steppingInterval !== null")
+
+
 def vm_blocks(page: EditorPage, target: str = "Sprite1") -> dict[str, dict[str, Any]]:
     return page.call("vm.blocks", {"target": target})
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ def _program_page() -> EditorPage:
 
 
 @pytest.fixture
-def page(_program_page: EditorPage) -> EditorPage:
+def page(_program_page: EditorPage) -> Iterator[EditorPage]:
     """One editor page for all the program model's tests.
 
     Not the suite's shared ``editor_page``: these tests load the Pen extension, which the VM

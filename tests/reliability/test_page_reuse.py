@@ -12,6 +12,7 @@ import scratch_gym  # noqa: F401
 from scratch_gym.editor import page as page_module
 from scratch_gym.editor.browser import BrowserSession
 from scratch_gym.editor.page import EditorPage
+from tests.helpers import frame_loop_runs
 
 
 def _playwright_page(env) -> object:
@@ -148,10 +149,6 @@ def test_the_palette_is_drawn_alike_on_every_page(editor_page):
         env.close()
 
 
-def _frame_loop_runs(page: EditorPage) -> bool:
-    return page.page.evaluate("ScratchGym.vm.runtime._steppingInterval !== null")
-
-
 @pytest.mark.browser
 def test_a_kept_page_rests_and_runs_again_as_a_new_page_when_taken(editor_page):
     """A spare page's VM frame loop is stopped while it waits (it redraws the stage 30 times a
@@ -159,15 +156,15 @@ def test_a_kept_page_rests_and_runs_again_as_a_new_page_when_taken(editor_page):
     _drop_spare(editor_page.session)
     new = EditorPage().open()
     try:
-        assert _frame_loop_runs(new)  # what a newly loaded page does
+        assert frame_loop_runs(new.page)  # what a newly loaded page does
         new.close()
         spare = page_module._SPARES[id(editor_page.session)]
         kept = spare.page
-        assert not _frame_loop_runs(spare)
+        assert not frame_loop_runs(kept)
         taker = EditorPage().open()
         try:
             assert taker.page is kept  # taken over, not loaded anew
-            assert _frame_loop_runs(taker)
+            assert frame_loop_runs(taker.page)
         finally:
             taker.close()
     finally:

@@ -14,6 +14,8 @@ import httpx
 import pytest
 from PIL import Image
 
+from tests.helpers import frame_loop_runs
+
 pytestmark = pytest.mark.browser
 
 THEIR_SELECTORS = (
@@ -261,9 +263,6 @@ def test_the_oracle_channel_is_refused_without_its_flag() -> None:
     assert r.status_code == 403 and "--oracle-channel" in r.text
 
 
-FRAME_LOOP_RUNS = "ScratchGym.vm.runtime._steppingInterval !== null"
-
-
 def test_a_workers_warm_page_rests_and_a_new_session_runs_its_frame_loop(client, served) -> None:
     """While it waits, a worker's warm page has its VM's frame loop stopped (an idle editor
     redraws its stage 30 times a second otherwise); a session gets a page whose loop runs, as a
@@ -273,11 +272,11 @@ def test_a_workers_warm_page_rests_and_a_new_session_runs_its_frame_loop(client,
     while not worker.warm:
         assert time.monotonic() < deadline, f"{worker.name} loaded no warm page in 120 s"
         time.sleep(0.2)
-    assert worker.submit(lambda: worker._warm.page.evaluate(FRAME_LOOP_RUNS)).result(60) is False
+    assert worker.submit(lambda: frame_loop_runs(worker._warm.page)).result(60) is False
     sid = client.post("/sessions").json()["session_id"]
     try:
         session = served.table.get(sid)
-        runs = session.worker.submit(lambda: session.page.page.evaluate(FRAME_LOOP_RUNS))
+        runs = session.worker.submit(lambda: frame_loop_runs(session.page.page))
         assert runs.result(60) is True
     finally:
         client.delete(f"/sessions/{sid}")
