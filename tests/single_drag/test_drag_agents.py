@@ -106,3 +106,61 @@ def test_tasks_dir_errors_name_the_problem(tmp_path, capsys):
     assert code == 2
     assert "no single-drag task (<id>/task.toml)" in capsys.readouterr().err
     assert not os.path.exists(tmp_path / "r.jsonl") or not (tmp_path / "r.jsonl").read_text()
+
+
+# A lone 'show' block to go on top of a script whose top lies 8 px below the canvas's top edge:
+# where the rules put it, the pointer would be above the canvas (Blockly reverts that drop).
+EDGE_TASK = """\
+id = "edge-above"
+kind = "direct_connection"
+instruction = "Drag the lone 'show' block and attach it on top of the stack that starts with \
+'move (10) steps'."
+
+[view]
+category = "looks"
+flyout_offset = 0
+scroll_x = 0
+scroll_y = 0
+scale = 0.675
+
+[source]
+from = "canvas"
+block = "s1b1"
+
+[[goal]]
+rel = "above"
+block = "s0b1"
+
+[[project.scripts]]
+x = 200
+y = 12
+text = '''
+move (10) steps
+turn right (15) degrees
+'''
+
+[[project.scripts]]
+x = 420
+y = 320
+text = '''
+show
+'''
+"""
+
+
+@pytest.mark.browser
+def test_the_drag_policy_moves_a_drop_past_the_canvas_edge_back_in_and_it_snaps(tmp_path):
+    """A stack dropped above a script at the canvas's top edge: the drop the policy's rules give
+    puts the pointer above the canvas, which always fails; moved just inside the workspace, the
+    block is within the snap radius of the script's top and joins it, in the real editor."""
+    pytest.importorskip("torch")
+    folder = tmp_path / "edge"
+    (folder / "edge-above").mkdir(parents=True)
+    (folder / "edge-above" / "task.toml").write_text(EDGE_TASK)
+    results = tmp_path / "r.jsonl"
+    code = cli_main(["eval", "--suite", "single-drag", "--tasks-dir", str(folder),
+                     "--regions", "model", "--agent", "drag-policy", "--results", str(results),
+                     "--no-progress"])  # fmt: skip
+    assert code == 0
+    record = json.loads(results.read_text().splitlines()[0])
+    assert record["success"], record

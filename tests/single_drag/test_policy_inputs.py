@@ -878,3 +878,27 @@ def test_a_layout_4_drop_into_a_mouth_is_placed_on_the_mouths_first_block_when_i
         _, end = points(obs, out, torch.tensor([6]), torch.tensor([4]))
     px = box[0, 5, :2] * torch.tensor([1280.0, 720.0])
     assert torch.allclose(end[0], px + (out["grab_offset"][0, 6] * 100.0), atol=1e-3)
+
+
+def test_a_drop_outside_the_workspace_is_moved_just_inside_it():
+    """Blockly reverts a drop whose pointer is off the workspace and deletes one over the
+    palette: such drops go to the nearest point a margin inside the canvas element's box, right
+    of the palette; drops inside, and rows without a canvas element, keep their point."""
+    torch = pytest.importorskip("torch")
+    from scratch_gym.single_drag.training.policy import (
+        PALETTE_RIGHT,
+        WORKSPACE_MARGIN,
+        inside_workspace,
+    )
+
+    canvas = [{"type": "canvas", "text": "", "x": 1, "y": 93, "w": 782, "h": 628}]
+    box, kinds = _boxes_and_kinds(torch, canvas)
+    box, kinds = box.expand(5, -1, -1), kinds.clone().expand(5, -1).clone()
+    kinds[4] = 0  # no canvas element in this row
+    end = torch.tensor([[500.0, 60], [200, 400], [900, 730], [500, 400], [500, 60]])
+    moved = inside_workspace(box, kinds, end)
+    m = WORKSPACE_MARGIN
+    assert moved[0].tolist() == pytest.approx([500, 93 + m])  # above the canvas
+    assert moved[1].tolist() == pytest.approx([PALETTE_RIGHT + m, 400])  # over the palette
+    assert moved[2].tolist() == pytest.approx([783 - m, 721 - m])  # past the corner
+    assert moved[3:].tolist() == end[3:].tolist()  # inside; no canvas element

@@ -29,6 +29,7 @@ from scratch_gym.observations.elements import ELEMENT_TYPES
 from scratch_gym.single_drag import tokens
 from scratch_gym.single_drag.drag_model import simulate
 from scratch_gym.single_drag.fast.pool import Pool
+from scratch_gym.single_drag.feasible.geometric import CANVAS_X
 from scratch_gym.single_drag.generation.grammar import LONE, ORDINALS
 from scratch_gym.single_drag.rl_spaces import batched_elements, grid_cells
 from scratch_gym.single_drag.tasks.kinds import RELATION_KINDS, relation_kind
@@ -41,6 +42,9 @@ GRABBABLE = {1 + ELEMENT_TYPES.index(t) for t in ("block", "flyout_block")}
 DROPPABLE = {1 + ELEMENT_TYPES.index(t) for t in ("block", "input", "dropdown")}
 SLOTS = {1 + ELEMENT_TYPES.index(t) for t in ("input", "dropdown")}  # a block's editable inputs
 BLOCK = 1 + ELEMENT_TYPES.index("block")
+CANVAS = 1 + ELEMENT_TYPES.index("canvas")
+PALETTE_RIGHT = CANVAS_X[0]  # drops left of this (the palette, the category menu) delete
+WORKSPACE_MARGIN = 6.0  # px a moved drop keeps inside the workspace's edges (grid cells too)
 
 
 RELATIONS = RELATION_KINDS
@@ -956,7 +960,8 @@ def points(
     drop: torch.Tensor,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Pixel (start, end) for chosen grab and drop element indices (B,) (a layout-4 drop into a
-    mouth is placed on the mouth's first block: ``placed``)."""
+    mouth is placed on the mouth's first block: ``placed``; a drop outside the workspace is
+    moved into it: ``inside_workspace``)."""
     b = torch.arange(len(grab))
     drop = placed(out, drop)
     boxes = obs["element_box"].float() * torch.as_tensor(SCREEN)
@@ -965,7 +970,24 @@ def points(
     start = src_xy + out["grab_offset"][b, grab] * OFFSET_PX
     start = off_nested_blocks(obs["element_box"], obs["element_type"], grab, start)
     end = tgt_xy + out["drop_offset"][b, drop] * OFFSET_PX + (start - src_xy)
-    return start, end
+    return start, inside_workspace(obs["element_box"], obs["element_type"], end)
+
+
+def inside_workspace(box: torch.Tensor, kinds: torch.Tensor, end: torch.Tensor) -> torch.Tensor:
+    """(B, 2) each drop point ``end`` (px) moved to the nearest point of the workspace, at least
+    ``WORKSPACE_MARGIN`` inside it: the canvas element's box right of the palette. Blockly
+    reverts a drop whose pointer is outside the workspace and deletes a block dropped over the
+    palette, so such a drop always fails; moved in, the block still snaps where the intended
+    connection lies within the snap radius (48 units) of where the rules put it (a stack
+    dropped above a script near the canvas's top edge). Rows without a canvas element keep
+    their point."""
+    px = box.float() * torch.as_tensor(SCREEN)
+    is_canvas = kinds == CANVAS
+    canvas = px[torch.arange(len(px)), is_canvas.long().argmax(1)]  # (B, 4), the first canvas
+    low = torch.stack([canvas[:, 0].clamp(min=PALETTE_RIGHT), canvas[:, 1]], 1) + WORKSPACE_MARGIN
+    high = canvas[:, :2] + canvas[:, 2:] - WORKSPACE_MARGIN
+    moved = torch.minimum(torch.maximum(end, low), high)
+    return torch.where(is_canvas.any(1)[:, None], moved, end)
 
 
 def off_nested_blocks(
