@@ -21,13 +21,13 @@ Splits (none of them seen by training, tuning or the vocabulary):
 
 ``--agents`` runs only some of the three (say, the policy after a change to it); the others'
 figures are then ``null``. Everything runs through the one runner (``scratch-gym eval --suite
-single-drag``); result files go to OUT and are resumed. Prints Pass@1 per split, setting and agent, then each split's
-Pass@1 per relation kind and per source (settings pooled); the last line is one JSON object:
-``pass1_*``, ``heuristic_pass1_*``, ``oracle_pass1_scratchworld``, ``by_relation_<split>``,
-``by_source_<split>``, ``heuristic_by_relation_<split>`` (``by_relation``, ``by_source`` and
-``heuristic_by_relation`` are ScratchWorld's, the keys of earlier runs),
-``train_minutes`` and ``checkpoint_mb`` (from the checkpoint's ``figures.json`` where it has
-one), ``elements_max_scratchworld``.
+single-drag``); result files go to OUT and are resumed. Prints Pass@1 per split, setting and
+agent, then each split's Pass@1 per relation kind and per source (settings pooled); the last
+line is one JSON object: ``pass1_*``, ``heuristic_pass1_*``, ``oracle_pass1_scratchworld``,
+``by_relation_<split>``, ``by_source_<split>``, ``heuristic_by_relation_<split>``
+(``by_relation``, ``by_source`` and ``heuristic_by_relation`` are ScratchWorld's, the keys of
+earlier runs), ``train_minutes`` and ``checkpoint_mb`` (from the checkpoint's ``figures.json``
+where it has one), ``elements_max_scratchworld``.
 """
 
 from __future__ import annotations
@@ -106,6 +106,12 @@ def run(agent: str, split: str, setting: str, args: argparse.Namespace) -> list[
     )
 
 
+def episodes(got: dict, who: str, split: str, settings: list[str]) -> list[dict]:
+    """The result records of agent ``who`` on ``split`` over ``settings``, in that order (none
+    for an agent that did not run: ``--agents``)."""
+    return [r for s in settings for r in got.get((who, split, s), [])]
+
+
 def pass1(records: list[dict]) -> float:
     return round(float(np.mean([bool(r.get("success")) for r in records])), 4) if records else None
 
@@ -172,13 +178,9 @@ def main() -> None:
     rows = []
     for split in splits:
         for setting in args.settings:
-            p, h = (
-                got.get(("policy", split, setting), []),
-                got.get(("heuristic", split, setting), []),
-            )
+            p, h = (episodes(got, who, split, [setting]) for who in ("policy", "heuristic"))
             rows.append([split, setting, max(len(p), len(h)), pass1(p), pass1(h)])
-        pooled = [r for s in args.settings for r in got.get(("policy", split, s), [])]
-        pooled_h = [r for s in args.settings for r in got.get(("heuristic", split, s), [])]
+        pooled, pooled_h = (episodes(got, w, split, args.settings) for w in ("policy", "heuristic"))
         rows.append(
             [split, "all settings", max(len(pooled), len(pooled_h)), pass1(pooled), pass1(pooled_h)]
         )
@@ -187,17 +189,17 @@ def main() -> None:
     figures: dict = {"policy": args.policy or "shipped", "settings": args.settings}
     for split in SPLITS:
         for who, key in (("policy", "pass1"), ("heuristic", "heuristic_pass1")):
-            records = [r for s in args.settings for r in got.get((who, split, s), [])]
+            records = episodes(got, who, split, args.settings)
             figures[f"{key}_{split}"] = pass1(records)
             figures[f"{key}_{split}_by_setting"] = {
-                s: pass1(got.get((who, split, s), [])) for s in args.settings
+                s: pass1(episodes(got, who, split, [s])) for s in args.settings
             }
     split_tasks = {split: list(suite_for(split, "baseline", args).select()) for split in splits}
     for split in splits:
         tasks = {t.id: t for t in split_tasks[split]}
-        records = [r for s in args.settings for r in got.get(("policy", split, s), [])]
+        records = episodes(got, "policy", split, args.settings)
         by_rel, by_src = breakdown(records, tasks)
-        h_records = [r for s in args.settings for r in got.get(("heuristic", split, s), [])]
+        h_records = episodes(got, "heuristic", split, args.settings)
         h_rel, h_src = breakdown(h_records, tasks)
         print(table([f"relation ({split})", "drag policy", "heuristic"],
                     [[k, v, h_rel.get(k)] for k, v in by_rel.items()]))  # fmt: skip
@@ -207,7 +209,7 @@ def main() -> None:
         figures[f"heuristic_by_relation_{split}"] = h_rel
     if "scratchworld" in splits:
         figures["oracle_pass1_scratchworld"] = pass1(
-            got.get(("oracle", "scratchworld", "baseline"), [])
+            episodes(got, "oracle", "scratchworld", ["baseline"])
         )
         figures["by_relation"] = figures["by_relation_scratchworld"]  # the keys of earlier runs
         figures["by_source"] = figures["by_source_scratchworld"]
